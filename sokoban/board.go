@@ -1,0 +1,287 @@
+package sokoban
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// pos is a 1-based source position.
+type pos struct{ line, col int }
+
+// square is one decoded board character with where it was written.
+type square struct {
+	ch  byte
+	src pos
+}
+
+// decoder expands the run-length encoding of a board's rows into plain
+// rows. It works on the whole board at once, with each source line ending
+// a row, so that groups and '|' separators may be used anywhere.
+type decoder struct {
+	toks  []square // source characters; '\n' ends a source line
+	i     int
+	rows  [][]square
+	cells int
+}
+
+// maxCount bounds one run-length count; larger counts cannot fit a board.
+const maxCount = MaxWidth * MaxHeight
+
+func decodeBoard(lines []item) ([][]square, *ParseError) {
+	d := &decoder{rows: [][]square{nil}}
+	for _, it := range lines {
+		col := 0
+		for _, r := range it.text {
+			col++
+			c := byte(r)
+			if r >= utf8.RuneSelf {
+				c = 0
+			}
+			d.toks = append(d.toks, square{c, pos{it.line, col}})
+		}
+		d.toks = append(d.toks, square{'\n', pos{it.line, col + 1}})
+	}
+	if err := d.sequence(0, false); err != nil {
+		return nil, err
+	}
+	// Drop the empty row left after the final line end.
+	for len(d.rows) > 0 && len(d.rows[len(d.rows)-1]) == 0 {
+		d.rows = d.rows[:len(d.rows)-1]
+	}
+	return d.rows, nil
+}
+
+// sequence decodes items until the end of input or, inside a group, the
+// closing parenthesis. depth guards against pathological nesting.
+func (d *decoder) sequence(depth int, inGroup bool) *ParseError {
+	if depth > 64 {
+		return errorAt(ErrBadRLE, d.toks[d.i].src, "run-length groups nested too deep")
+	}
+	for d.i < len(d.toks) {
+		t := d.toks[d.i]
+		if t.ch == ')' {
+			if !inGroup {
+				return errorAt(ErrBadRLE, t.src, "')' without a matching '('")
+			}
+			return nil
+		}
+		count := 1
+		if t.ch >= '0' && t.ch <= '9' {
+			count = 0
+			for d.i < len(d.toks) && d.toks[d.i].ch >= '0' && d.toks[d.i].ch <= '9' {
+				count = count*10 + int(d.toks[d.i].ch-'0')
+				if count > maxCount {
+					return errorAt(ErrTooLarge, t.src, "run-length count too large for a board of at most %dx%d", MaxWidth, MaxHeight)
+				}
+				d.i++
+			}
+			if d.i == len(d.toks) || strings.IndexByte("\n)|", d.toks[d.i].ch) >= 0 {
+				return errorAt(ErrBadRLE, t.src, "run-length count %d stands before nothing", count)
+			}
+		}
+		if err := d.repeat(depth, count); err != nil {
+			return err
+		}
+	}
+	if inGroup {
+		return errorAt(ErrBadRLE, d.toks[len(d.toks)-1].src, "'(' without a matching ')'")
+	}
+	return nil
+}
+
+// repeat decodes the character or group at d.i count times.
+func (d *decoder) repeat(depth, count int) *ParseError {
+	t := d.toks[d.i]
+	if t.ch != '(' {
+		d.i++
+		for range count {
+			if err := d.emit(t); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	start := d.i + 1
+	for range count {
+		d.i = start
+		if err := d.sequence(depth+1, true); err != nil {
+			return err
+		}
+	}
+	d.i++ // the ')'
+	return nil
+}
+
+func (d *decoder) emit(t square) *ParseError {
+	switch t.ch {
+	case '\n', '|':
+		if len(d.rows) >= MaxHeight+1 {
+			return errorAt(ErrTooLarge, t.src, "board higher than %d rows", MaxHeight)
+		}
+		d.rows = append(d.rows, nil)
+		return nil
+	case '\t':
+		// A tab advances to the next multiple of eight columns.
+		row := d.rows[len(d.rows)-1]
+		for n := 8 - len(row)%8; n > 0; n-- {
+			if err := d.emit(square{' ', t.src}); err != nil {
+				return err
+			}
+		}
+		return nil
+	case '-', '_':
+		t.ch = ' '
+	case '#', '@', '+', '$', '*', '.', ' ':
+	default:
+		if t.ch == 0 || t.ch < ' ' || t.ch > '~' {
+			return errorAt(ErrUnknownChar, t.src, "unknown character in a board row")
+		}
+		return errorAt(ErrUnknownChar, t.src, "unknown character %q in a board row", t.ch)
+	}
+	row := &d.rows[len(d.rows)-1]
+	if len(*row) >= MaxWidth {
+		return errorAt(ErrTooLarge, t.src, "board wider than %d columns", MaxWidth)
+	}
+	d.cells++
+	*row = append(*row, t)
+	return nil
+}
+
+// buildLevel decodes and validates the board rows of one level.
+func buildLevel(lines []item) (*Level, *ParseError) {
+	rows, err := decodeBoard(lines)
+	if err != nil {
+		return nil, err
+	}
+	first := pos{lines[0].line, 1}
+	// Trim blank rows (a row of only floor after RLE expansion) at the
+	// edges and the blank columns on the left, so Width and Height are the
+	// board's own.
+	for len(rows) > 0 && blankRow(rows[0]) {
+		rows = rows[1:]
+	}
+	for len(rows) > 0 && blankRow(rows[len(rows)-1]) {
+		rows = rows[:len(rows)-1]
+	}
+	if len(rows) == 0 {
+		return nil, errorAt(ErrEmpty, first, "board has no squares")
+	}
+	left := MaxWidth
+	width := 0
+	for k, r := range rows {
+		r = trimRight(r)
+		rows[k] = r
+		lead := 0
+		for lead < len(r) && r[lead].ch == ' ' {
+			lead++
+		}
+		if lead < len(r) {
+			left = min(left, lead)
+		}
+		width = max(width, len(r))
+	}
+	if len(rows) > MaxHeight {
+		return nil, errorAt(ErrTooLarge, rows[MaxHeight][0].src, "board higher than %d rows", MaxHeight)
+	}
+	l := &Level{Line: first.line, width: width - left, height: len(rows), player: -1}
+	l.cells = make([]Cell, l.width*l.height)
+	srcOf := func(i int) pos {
+		r := rows[i/l.width]
+		x := i%l.width + left
+		if x < len(r) {
+			return r[x].src
+		}
+		// Past the end of the written row: one column after its last.
+		if len(r) == 0 {
+			return pos{first.line + i/l.width, x + 1}
+		}
+		p := r[len(r)-1].src
+		return pos{p.line, p.col + x - len(r) + 1}
+	}
+	boxes, goals := 0, 0
+	for y, r := range rows {
+		for x := left; x < len(r); x++ {
+			i := y*l.width + x - left
+			var c Cell
+			switch r[x].ch {
+			case '#':
+				c = Wall
+			case '@':
+				c = Player
+			case '+':
+				c = Player | Goal
+			case '$':
+				c = Box
+			case '*':
+				c = Box | Goal
+			case '.':
+				c = Goal
+			}
+			if c.Has(Player) {
+				if l.player >= 0 {
+					return nil, errorAt(ErrTwoPlayers, r[x].src, "a second player (the first is at line %d, column %d)", srcOf(l.player).line, srcOf(l.player).col)
+				}
+				l.player = i
+			}
+			if c.Has(Box) {
+				boxes++
+			}
+			if c.Has(Goal) {
+				goals++
+			}
+			l.cells[i] = c
+		}
+	}
+	switch {
+	case l.player < 0:
+		return nil, errorAt(ErrNoPlayer, first, "the board has no player ('@' or '+')")
+	case boxes == 0:
+		return nil, errorAt(ErrNoBoxes, first, "the board has no boxes")
+	case boxes != goals:
+		return nil, errorAt(ErrBoxesGoals, first, "the board has %d boxes and %d goals", boxes, goals)
+	}
+	if i := l.escape(); i >= 0 {
+		return nil, errorAt(ErrOpenBorder, srcOf(i), "the player can walk off the board here")
+	}
+	return l, nil
+}
+
+func blankRow(r []square) bool {
+	for _, s := range r {
+		if s.ch != ' ' {
+			return false
+		}
+	}
+	return true
+}
+
+func trimRight(r []square) []square {
+	for len(r) > 0 && r[len(r)-1].ch == ' ' {
+		r = r[:len(r)-1]
+	}
+	return r
+}
+
+// escape returns a square on the board's edge that the player reaches
+// walking over non-wall squares (boxes do not stop it: they may be pushed
+// away), or -1 when the walls enclose the player.
+func (l *Level) escape() int {
+	seen := make([]bool, len(l.cells))
+	stack := []int{l.player}
+	seen[l.player] = true
+	for len(stack) > 0 {
+		i := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		x, y := i%l.width, i/l.width
+		if x == 0 || y == 0 || x == l.width-1 || y == l.height-1 {
+			return i
+		}
+		for _, j := range [4]int{i - 1, i + 1, i - l.width, i + l.width} {
+			if !seen[j] && l.cells[j] != Wall {
+				seen[j] = true
+				stack = append(stack, j)
+			}
+		}
+	}
+	return -1
+}

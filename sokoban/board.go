@@ -20,12 +20,16 @@ type square struct {
 type decoder struct {
 	toks  []square // source characters; '\n' ends a source line
 	i     int
-	rows  [][]square
-	cells int
+	rows   [][]square
+	passes int // group passes so far
 }
 
-// maxCount bounds one run-length count; larger counts cannot fit a board.
-const maxCount = MaxWidth * MaxHeight
+// maxCount bounds one run-length count and maxPasses the passes over
+// groups; larger values cannot make a board that fits the limits.
+const (
+	maxCount  = MaxWidth * MaxHeight
+	maxPasses = 4 * MaxWidth * MaxHeight
+)
 
 func decodeBoard(lines []item) ([][]square, *ParseError) {
 	d := &decoder{rows: [][]square{nil}}
@@ -103,6 +107,11 @@ func (d *decoder) repeat(depth, count int) *ParseError {
 	}
 	start := d.i + 1
 	for range count {
+		// Every pass costs work even when the group emits nothing, as in
+		// "9999(9999())": bound the total so no input can hang the parser.
+		if d.passes++; d.passes > maxPasses {
+			return errorAt(ErrTooLarge, t.src, "run-length expansion too large")
+		}
 		d.i = start
 		if err := d.sequence(depth+1, true); err != nil {
 			return err
@@ -142,7 +151,6 @@ func (d *decoder) emit(t square) *ParseError {
 	if len(*row) >= MaxWidth {
 		return errorAt(ErrTooLarge, t.src, "board wider than %d columns", MaxWidth)
 	}
-	d.cells++
 	*row = append(*row, t)
 	return nil
 }

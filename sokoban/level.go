@@ -133,14 +133,7 @@ func (l *Level) Boxes() int { return l.count(Box) }
 func (l *Level) Goals() int { return l.count(Goal) }
 
 // Solved reports whether every box stands on a goal.
-func (l *Level) Solved() bool {
-	for _, c := range l.cells {
-		if c.Has(Box) && !c.Has(Goal) {
-			return false
-		}
-	}
-	return true
-}
+func (l *Level) Solved() bool { return solved(l.cells) }
 
 func (l *Level) count(f Cell) int {
 	n := 0

@@ -47,7 +47,8 @@ func Parse(src string) (*Level, error) {
 //
 // Text between boards is given out as follows. Lines right after a board,
 // up to the first blank line, belong to that board: a ";" line there is its
-// title if it has none (the Microban III layout), "Key: value" lines are
+// title if it has none (the Microban III layout; if it has one, the ";"
+// line and what follows go to the next board), "Key: value" lines are
 // its notes, other text joins its comment. The remaining lines belong to
 // the next board: its title is the last ";" line among them, else the last
 // plain text line (a "Title:" note wins over both), notes are its notes, and other
@@ -204,7 +205,9 @@ func noteLine(s string) (key, value string, ok bool) {
 func assignGap(c *Collection, prev, next *Level, gap []item) {
 	i := 0
 	if prev != nil {
-		for ; i < len(gap) && gap[i].kind != itemBlank; i++ {
+		// A ";" line after a board that has a title already starts the
+		// next board's lines (a title written right under the board before).
+		for ; i < len(gap) && gap[i].kind != itemBlank && (gap[i].kind != itemSemi || prev.Title == ""); i++ {
 			attach(prev, gap[i], true)
 		}
 	}

@@ -132,8 +132,10 @@ func (p *solutionParser) sequence(depth int, inGroup bool) (Solution, error) {
 		if len(out)+count*len(unit) > MaxSolutionSteps {
 			return nil, p.errorf("solution longer than %d steps", MaxSolutionSteps)
 		}
-		for range count {
-			out = append(out, unit...)
+		if len(unit) > 0 {
+			for range count {
+				out = append(out, unit...)
+			}
 		}
 	}
 }

@@ -98,12 +98,13 @@ func (p *solutionParser) sequence(depth int, inGroup bool) (Solution, error) {
 			p.i++
 			return out, nil
 		}
-		count := 1
+		count, start := 1, p.i
 		if c := p.text[p.i]; c >= '0' && c <= '9' {
 			count = 0
 			for p.i < len(p.text) && p.text[p.i] >= '0' && p.text[p.i] <= '9' {
 				count = count*10 + int(p.text[p.i]-'0')
 				if count > MaxSolutionSteps {
+					p.i = start
 					return nil, p.errorf("count larger than %d", MaxSolutionSteps)
 				}
 				p.i++
@@ -130,6 +131,7 @@ func (p *solutionParser) sequence(depth int, inGroup bool) (Solution, error) {
 			unit = Solution{st}
 		}
 		if len(out)+count*len(unit) > MaxSolutionSteps {
+			p.i = start
 			return nil, p.errorf("solution longer than %d steps", MaxSolutionSteps)
 		}
 		if len(unit) > 0 {

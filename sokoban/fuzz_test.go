@@ -1,0 +1,71 @@
+package sokoban_test
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/sokod/sokod/sokoban"
+)
+
+// FuzzParseCollection checks that no input makes the parser panic or hang,
+// and that every level it accepts survives being written and read back.
+func FuzzParseCollection(f *testing.F) {
+	for _, s := range []string{
+		tiny, twoBoxes, turnBox,
+		"; 1\r\n\r\n####\r\n# .#\r\n#  ###\r\n#*@  #\r\n#  $ #\r\n#  ###\r\n####\r\n",
+		"Title: x\n5#|#@$.#|5#\nAuthor: y\nComment:\nz\nComment-End:\n",
+		"2(2#)#|#@$.#|(2(2#))#\n; t\n",
+		"\t#####\n\t#@$.#\n\t#####\n",
+		"#@$X.#", "3(#-", "#-)#", "9999(9999())",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		c, err := sokoban.ParseCollection(src)
+		if err != nil {
+			return
+		}
+		for i, l := range c.Levels {
+			for _, text := range []string{l.XSB(), l.RLE(), l.Text()} {
+				back, err := sokoban.Parse(text)
+				if err != nil {
+					t.Fatalf("level %d written as %q does not parse: %v", i+1, text, err)
+				}
+				if !cmp.Equal(l.Cells(), back.Cells()) {
+					t.Fatalf("level %d changed when written as %q", i+1, text)
+				}
+			}
+		}
+	})
+}
+
+// FuzzReplay checks that no solution text makes parsing or replay panic,
+// and that the metrics of a legal solution are consistent.
+func FuzzReplay(f *testing.F) {
+	levels := []string{tiny, twoBoxes, turnBox, "#######\n#@$$..#\n#######\n"}
+	for i, s := range []string{"rR", "lLdRurD", "RRurD", "2(uL)", "lLL", "u", "L", "3(r2(dU))", "(("} {
+		f.Add(uint8(i), s)
+	}
+	f.Fuzz(func(t *testing.T, which uint8, text string) {
+		l, err := sokoban.Parse(levels[int(which)%len(levels)])
+		if err != nil {
+			t.Fatal(err)
+		}
+		sol, err := sokoban.ParseSolution(text)
+		if err != nil {
+			return
+		}
+		again, err := sokoban.ParseSolution(sol.String())
+		if err != nil || !cmp.Equal(sol, again) {
+			t.Fatalf("LURD %q does not read back the same: %v", sol, err)
+		}
+		m, err := sokoban.Replay(l, sol)
+		if err == nil && m.Moves != len(sol) {
+			t.Fatalf("legal solution of %d steps counted %d moves", len(sol), m.Moves)
+		}
+		if m.Pushes > m.Moves || m.BoxChanges > m.BoxLines || m.BoxLines > m.Pushes ||
+			m.PushingSessions > m.Pushes || m.PlayerLines > m.Moves || (m.Moves > 0) != (m.PlayerLines > 0) {
+			t.Fatalf("inconsistent metrics %+v for %q", m, sol)
+		}
+	})
+}

@@ -1,0 +1,107 @@
+// Package builtin holds sokod's built-in components. They compile, once per
+// level, to the tables the engine evaluates natively (engine.Heuristic), the
+// same form an external heuristic plugin returns, so the daemon works with
+// no plugin installed.
+package builtin
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/sokod/sokod/internal/engine"
+)
+
+// HeuristicSpec describes one built-in heuristic.
+type HeuristicSpec struct {
+	// Name is the registry name ("simple", "greedy", "matching").
+	Name string
+	// Summary is a one-line description for help texts.
+	Summary string
+	// Admissible says the compiled bound never overestimates, so it can
+	// prove push-optimality.
+	Admissible bool
+	// Prepare compiles the heuristic for one analysed board.
+	Prepare func(b *engine.Board) (*engine.Heuristic, error)
+}
+
+// DefaultHeuristic is the heuristic used when none is named.
+const DefaultHeuristic = "matching"
+
+// Heuristics returns the built-in heuristics, sorted by name. The slice is
+// new on every call.
+func Heuristics() []HeuristicSpec {
+	return []HeuristicSpec{
+		{
+			Name:       "greedy",
+			Summary:    "greedy matching of boxes to goals by push distance (fast; not admissible)",
+			Admissible: false,
+			Prepare:    func(b *engine.Board) (*engine.Heuristic, error) { return Greedy(b), nil },
+		},
+		{
+			Name:       "matching",
+			Summary:    "minimum-cost perfect matching of boxes to goals by push distance (admissible; finds bipartite deadlocks)",
+			Admissible: true,
+			Prepare:    func(b *engine.Board) (*engine.Heuristic, error) { return Matching(b), nil },
+		},
+		{
+			Name:       "simple",
+			Summary:    "sum over boxes of the push distance to the nearest goal (admissible)",
+			Admissible: true,
+			Prepare:    func(b *engine.Board) (*engine.Heuristic, error) { return Simple(b), nil },
+		},
+	}
+}
+
+// HeuristicNames returns the names of the built-in heuristics, sorted.
+func HeuristicNames() []string {
+	var names []string
+	for _, h := range Heuristics() {
+		names = append(names, h.Name)
+	}
+	return names
+}
+
+// LookupHeuristic finds a built-in heuristic by name; the empty name means
+// DefaultHeuristic.
+func LookupHeuristic(name string) (HeuristicSpec, error) {
+	if name == "" {
+		name = DefaultHeuristic
+	}
+	specs := Heuristics()
+	i := slices.IndexFunc(specs, func(h HeuristicSpec) bool { return h.Name == name })
+	if i < 0 {
+		return HeuristicSpec{}, fmt.Errorf("unknown heuristic %q (built-in: %s)", name, strings.Join(HeuristicNames(), ", "))
+	}
+	return specs[i], nil
+}
+
+// pushDistances returns the cost table shared by the built-ins: the push
+// distance of a lone box from each square to each goal, tracking the side
+// the player can reach (engine.Board.Dist). The board's table is copied so
+// the heuristic owns its costs.
+func pushDistances(b *engine.Board) []uint16 {
+	return slices.Clone(b.Dist[:b.Squares*len(b.Goals)])
+}
+
+// Simple is the sum over boxes of the push distance to the nearest goal.
+// Admissible: every box needs at least that many pushes, and one push moves
+// one box one square.
+func Simple(b *engine.Board) *engine.Heuristic {
+	return &engine.Heuristic{Name: "simple", Costs: pushDistances(b), Rule: engine.RuleSumMin, Admissible: true}
+}
+
+// Greedy matches boxes to goals greedily by push distance. Not admissible:
+// a greedy matching can cost more than the minimum one, which is the best
+// admissible bound of this kind, so it may overestimate the pushes left.
+func Greedy(b *engine.Board) *engine.Heuristic {
+	return &engine.Heuristic{Name: "greedy", Costs: pushDistances(b), Rule: engine.RuleGreedy, Admissible: false}
+}
+
+// Matching is the cost of a minimum-cost perfect matching of boxes to goals
+// by push distance. Admissible, since every solution assigns each box its
+// own goal and pushes it at least that far; infinite (a deadlock) when no
+// perfect matching over reachable pairs exists.
+func Matching(b *engine.Board) *engine.Heuristic {
+	return &engine.Heuristic{Name: "matching", Costs: pushDistances(b), Rule: engine.RuleMatching, Admissible: true}
+}

@@ -1,0 +1,679 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/sokod/sokod/sokoban"
+)
+
+// Objective says what a search optimises.
+type Objective uint8
+
+// The objectives.
+const (
+	// ObjectiveAny finds some solution fast: greedy best-first search on the
+	// lower bound (weighted A* when Weight > 0) with the depth-first
+	// extension. No optimality claim.
+	ObjectiveAny Objective = iota
+	// ObjectivePushes finds a solution with the fewest pushes: A* with an
+	// admissible lower bound, re-opening states reached again more cheaply.
+	ObjectivePushes
+)
+
+// String names the objective as the command line spells it.
+func (o Objective) String() string {
+	switch o {
+	case ObjectiveAny:
+		return "any"
+	case ObjectivePushes:
+		return "pushes"
+	}
+	return fmt.Sprintf("Objective(%d)", uint8(o))
+}
+
+// ParseObjective parses "any" or "pushes".
+func ParseObjective(s string) (Objective, error) {
+	switch s {
+	case "any":
+		return ObjectiveAny, nil
+	case "pushes":
+		return ObjectivePushes, nil
+	}
+	return 0, fmt.Errorf("unknown objective %q (want any or pushes)", s)
+}
+
+// Status is how a search ended.
+type Status uint8
+
+// The statuses.
+const (
+	// GaveUp: a budget ran out (nodes, memory, time) or the context was
+	// cancelled before a solution was found; Result.Reason says which.
+	GaveUp Status = iota
+	// Solved: Result.Solution holds a replay-verified solution.
+	Solved
+	// Unsolvable: the whole reachable state space was searched (or the board
+	// analysis proved it) with sound pruning only, and no solution exists.
+	Unsolvable
+)
+
+// String names the status.
+func (s Status) String() string {
+	switch s {
+	case GaveUp:
+		return "gave up"
+	case Solved:
+		return "solved"
+	case Unsolvable:
+		return "unsolvable"
+	}
+	return fmt.Sprintf("Status(%d)", uint8(s))
+}
+
+// Why a search gave up.
+const (
+	ReasonNodes     = "node limit"
+	ReasonMemory    = "memory budget"
+	ReasonDeadline  = "time limit"
+	ReasonCancelled = "cancelled"
+)
+
+// DefaultMemory is the transposition table budget when Budget.Memory is 0.
+const DefaultMemory = 256 << 20
+
+// Budget limits one search. Zero fields mean "no limit" except Memory, whose
+// zero value means DefaultMemory.
+type Budget struct {
+	// Nodes is the most states to expand.
+	Nodes int64
+	// Memory is the byte budget for the transposition table and open list;
+	// it sizes them once, up front. A full table ends the search (GaveUp).
+	Memory int64
+	// Deadline ends the search when the clock passes it. Needs Options.Clock.
+	Deadline time.Time
+}
+
+// Progress is a snapshot reported during a search.
+type Progress struct {
+	Nodes      int64 // states expanded
+	Stored     int64 // states in the transposition table
+	Depth      int   // pushes to the state being expanded
+	LowerBound int   // smallest f in the open list (a lower bound on the solution's pushes under A*)
+	Elapsed    time.Duration
+}
+
+// Options configure one search.
+type Options struct {
+	Objective Objective
+	// Heuristic is the compiled lower bound; ObjectivePushes needs an
+	// admissible one.
+	Heuristic *Heuristic
+	// Weight applies to ObjectiveAny only: 0 orders the open list by the
+	// bound alone (greedy best-first), W > 0 by pushes + W*bound.
+	Weight int
+	Budget Budget
+	// Clock is the injected clock, checked every few thousand expansions for
+	// the deadline and for progress reports. Nil disables both (a deadline
+	// then is an error).
+	Clock func() time.Time
+	// OnProgress, when set, is called about every ProgressInterval of clock
+	// time (default 250 ms), from the searching goroutine.
+	OnProgress       func(Progress)
+	ProgressInterval time.Duration
+}
+
+// Stats describe the work a search did.
+type Stats struct {
+	Nodes      int64 // states expanded
+	Generated  int64 // pushes tried
+	Stored     int64 // states in the transposition table
+	Duplicates int64 // children already in the table and not improved
+	Reopened   int64 // closed states re-expanded after a cheaper path (A*)
+	Frozen     int64 // children pruned by the freeze deadlock test
+	Matching   int64 // children pruned because the bound was infinite (bipartite deadlock)
+	MaxDepth   int   // deepest state expanded, in pushes
+	InitialLB  int   // lower bound of the start position
+	// TableBytes is the memory reserved for the table and the open list.
+	TableBytes int64
+	// Elapsed is clock time from start to end (0 without a clock).
+	Elapsed time.Duration
+}
+
+// Result is the outcome of a search.
+type Result struct {
+	Status Status
+	// Reason says why the search gave up, or why the board is unsolvable.
+	Reason string
+	// Solution is set when Status is Solved; it has been replayed by
+	// sokoban.Replay and Metrics are that replay's.
+	Solution sokoban.Solution
+	Metrics  sokoban.Metrics
+	// Optimal is true when the solution is proved push-optimal.
+	Optimal   bool
+	Heuristic string
+	Objective Objective
+	Stats     Stats
+}
+
+// checkEvery is how many expansions pass between budget checks.
+const checkEvery = 1024
+
+// Solve searches the level analysed in b. The error is for bad options and
+// internal errors only (a solution that fails replay is one, never
+// returned); running out of budget or cancellation is a GaveUp result.
+func Solve(ctx context.Context, b *Board, opts Options) (*Result, error) {
+	if b == nil {
+		return nil, errors.New("engine: nil board")
+	}
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	h := opts.Heuristic
+	if err := h.check(b); err != nil {
+		return nil, err
+	}
+	switch opts.Objective {
+	case ObjectiveAny:
+	case ObjectivePushes:
+		if !h.Admissible {
+			return nil, fmt.Errorf("engine: objective pushes needs an admissible heuristic; %q is not admissible", h.Name)
+		}
+	default:
+		return nil, fmt.Errorf("engine: unknown objective %d", opts.Objective)
+	}
+	if opts.Weight < 0 {
+		return nil, fmt.Errorf("engine: negative weight %d", opts.Weight)
+	}
+	if !opts.Budget.Deadline.IsZero() && opts.Clock == nil {
+		return nil, errors.New("engine: a deadline needs a clock")
+	}
+	if opts.Budget.Nodes < 0 || opts.Budget.Memory < 0 {
+		return nil, errors.New("engine: negative budget")
+	}
+	res := &Result{Heuristic: h.Name, Objective: opts.Objective}
+	if b.Impossible != "" {
+		res.Status = Unsolvable
+		res.Reason = b.Impossible
+		return res, nil
+	}
+	mem := opts.Budget.Memory
+	if mem == 0 {
+		mem = DefaultMemory
+	}
+	s := newSearcher(b, h, opts, mem)
+	res.Stats.TableBytes = int64(len(s.tt.slots))*recordBytes + int64(len(s.open.entries))*openEntryBytes
+	if s.clock != nil {
+		s.start = s.clock()
+		s.lastProgress = s.start
+	}
+	st, reason, goal := s.run(ctx)
+	res.Status, res.Reason = st, reason
+	res.Stats.Nodes = s.nodes
+	res.Stats.Generated = s.generated
+	res.Stats.Stored = int64(s.tt.used)
+	res.Stats.Duplicates = s.duplicates
+	res.Stats.Reopened = s.reopened
+	res.Stats.Frozen = s.frozenPruned
+	res.Stats.Matching = s.matchPruned
+	res.Stats.MaxDepth = s.maxDepth
+	res.Stats.InitialLB = s.initialLB
+	if s.clock != nil {
+		res.Stats.Elapsed = s.clock().Sub(s.start)
+	}
+	if st != Solved {
+		return res, nil
+	}
+	pushes := s.pushPath(goal)
+	sol, err := buildSolution(b, pushes)
+	if err != nil {
+		return nil, err
+	}
+	m, err := sokoban.Replay(b.Level, sol)
+	if err != nil {
+		return nil, fmt.Errorf("engine: internal error: the solution found does not replay: %w", err)
+	}
+	if !m.Solved || m.Pushes != len(pushes) {
+		return nil, fmt.Errorf("engine: internal error: the solution found replays to solved=%v with %d pushes, want %d", m.Solved, m.Pushes, len(pushes))
+	}
+	res.Solution, res.Metrics = sol, m
+	res.Optimal = opts.Objective == ObjectivePushes && s.proofHolds
+	return res, nil
+}
+
+// push is one push of a search path: the box's square before the push and
+// the direction.
+type push struct {
+	from uint16
+	dir  uint8
+}
+
+// searcher holds the state of one search; everything the hot path touches is
+// allocated in newSearcher.
+type searcher struct {
+	b     *Board
+	nbr   []uint16
+	wall  uint16
+	goals []int16 // GoalIndex
+	zbox  []uint64
+	zpl   []uint64
+
+	objective Objective
+	weight    int
+	budget    Budget
+	clock     func() time.Time
+	progress  func(Progress)
+	interval  time.Duration
+
+	// position
+	boxAt   []int16 // per square: box index, -1 empty, -2 the wall sentinel
+	boxes   []uint16
+	player  uint16
+	boxHash uint64
+	onGoal  int
+
+	// reachability
+	stamp   []uint32
+	boxMark []uint32
+	gen     uint32
+	queue   []uint16
+
+	// current path from the root
+	pathRec  []uint32
+	pathPush []push
+	onPath   []uint64 // bit per table slot
+	rebuild  []uint32 // scratch: records from target up to the path
+
+	moves []push // scratch: pushes of the expanded state
+
+	// freeze test
+	fmark  []uint32
+	fgen   uint32
+	fstack []uint16
+
+	tt   *table
+	open *openQueue
+	ev   *evaluator
+
+	// statistics and bookkeeping
+	nodes, generated, duplicates, reopened int64
+	frozenPruned, matchPruned              int64
+	maxDepth, initialLB                    int
+	proofHolds                             bool
+	start, lastProgress                    time.Time
+}
+
+func newSearcher(b *Board, h *Heuristic, opts Options, mem int64) *searcher {
+	n := b.Squares
+	s := &searcher{
+		b: b, nbr: b.Nbr, wall: uint16(n), goals: b.GoalIndex, zbox: b.ZBox, zpl: b.ZPlayer,
+		objective: opts.Objective, weight: opts.Weight, budget: opts.Budget,
+		clock: opts.Clock, progress: opts.OnProgress, interval: opts.ProgressInterval,
+	}
+	if s.interval <= 0 {
+		s.interval = 250 * time.Millisecond
+	}
+	s.boxAt = make([]int16, n+1)
+	for i := range s.boxAt {
+		s.boxAt[i] = -1
+	}
+	s.boxAt[n] = -2
+	s.boxes = make([]uint16, len(b.StartBoxes))
+	s.stamp = make([]uint32, n+1)
+	s.boxMark = make([]uint32, n+1)
+	s.queue = make([]uint16, n+1)
+	s.fmark = make([]uint32, n+1)
+	s.fstack = make([]uint16, 0, len(b.StartBoxes)+1)
+	s.moves = make([]push, 0, 4*len(b.StartBoxes))
+	s.pathRec = make([]uint32, 0, 1024)
+	s.pathPush = make([]push, 0, 1024)
+	s.rebuild = make([]uint32, 0, 1024)
+	slots := tableSlots(mem)
+	s.tt = newTable(slots)
+	s.open = newOpenQueue(s.tt.limit)
+	s.onPath = make([]uint64, (slots+63)/64)
+	s.ev = newEvaluator(b, h, len(b.StartBoxes))
+	s.setRoot()
+	return s
+}
+
+// setRoot puts the start position on the board.
+func (s *searcher) setRoot() {
+	for i, sq := range s.b.StartBoxes {
+		s.boxes[i] = sq
+		s.boxAt[sq] = int16(i)
+		s.boxHash ^= s.zbox[sq]
+		if s.goals[sq] >= 0 {
+			s.onGoal++
+		}
+	}
+	s.player = s.b.StartPlayer
+}
+
+// reach marks the squares the player reaches from sq with the current
+// generation stamp, marks the boxes next to them in boxMark, and returns the
+// smallest reachable square (the normalised player square).
+func (s *searcher) reach(sq uint16) uint16 {
+	s.gen++
+	if s.gen == 0 {
+		clear(s.stamp)
+		clear(s.boxMark)
+		s.gen = 1
+	}
+	gen := s.gen
+	stamp, boxAt, nbr, q := s.stamp, s.boxAt, s.nbr, s.queue
+	stamp[sq] = gen
+	q[0] = sq
+	head, tail := 0, 1
+	low := sq
+	for head < tail {
+		c := q[head]
+		head++
+		for _, m := range nbr[int(c)*4 : int(c)*4+4] {
+			if stamp[m] == gen {
+				continue
+			}
+			switch v := boxAt[m]; {
+			case v == -1:
+				stamp[m] = gen
+				q[tail] = m
+				tail++
+				if m < low {
+					low = m
+				}
+			case v >= 0:
+				s.boxMark[m] = gen
+			}
+		}
+	}
+	return low
+}
+
+// doPush moves box i from its square one step in direction dir; the player
+// ends on the box's old square. It keeps the hash and the goal count.
+func (s *searcher) doPush(i int, dir uint8) {
+	from := s.boxes[i]
+	to := s.nbr[int(from)*4+int(dir)]
+	s.boxAt[from] = -1
+	s.boxAt[to] = int16(i)
+	s.boxes[i] = to
+	s.boxHash ^= s.zbox[from] ^ s.zbox[to]
+	if s.goals[from] >= 0 {
+		s.onGoal--
+	}
+	if s.goals[to] >= 0 {
+		s.onGoal++
+	}
+	s.player = from
+}
+
+// undoPush takes back the push of the box now beyond from in direction dir.
+func (s *searcher) undoPush(p push, player uint16) {
+	to := s.nbr[int(p.from)*4+int(p.dir)]
+	i := s.boxAt[to]
+	s.boxAt[to] = -1
+	s.boxAt[p.from] = i
+	s.boxes[i] = p.from
+	s.boxHash ^= s.zbox[p.from] ^ s.zbox[to]
+	if s.goals[to] >= 0 {
+		s.onGoal--
+	}
+	if s.goals[p.from] >= 0 {
+		s.onGoal++
+	}
+	s.player = player
+}
+
+func (s *searcher) setOnPath(r uint32)   { s.onPath[r>>6] |= 1 << (r & 63) }
+func (s *searcher) clearOnPath(r uint32) { s.onPath[r>>6] &^= 1 << (r & 63) }
+func (s *searcher) isOnPath(r uint32) bool {
+	return s.onPath[r>>6]&(1<<(r&63)) != 0
+}
+
+// goTo rebuilds the position of record r from the current one: it walks r's
+// parent links up to the nearest record on the current path, takes back the
+// current path's pushes below that record, and replays r's pushes.
+func (s *searcher) goTo(r uint32) {
+	s.rebuild = s.rebuild[:0]
+	for x := r; !s.isOnPath(x); x = s.tt.slots[x].parent {
+		s.rebuild = append(s.rebuild, x)
+	}
+	anc := r
+	if len(s.rebuild) > 0 {
+		anc = s.tt.slots[s.rebuild[len(s.rebuild)-1]].parent
+	}
+	k := len(s.pathRec) - 1
+	for s.pathRec[k] != anc {
+		k--
+	}
+	for len(s.pathRec)-1 > k {
+		last := len(s.pathRec) - 1
+		s.clearOnPath(s.pathRec[last])
+		prev := s.b.StartPlayer
+		if last >= 2 {
+			prev = s.pathPush[last-1].from
+		}
+		s.undoPush(s.pathPush[last], prev)
+		s.pathRec = s.pathRec[:last]
+		s.pathPush = s.pathPush[:last]
+	}
+	for j := len(s.rebuild) - 1; j >= 0; j-- {
+		x := s.rebuild[j]
+		rec := &s.tt.slots[x]
+		p := push{from: rec.from, dir: rec.dir()}
+		s.doPush(int(s.boxAt[p.from]), p.dir)
+		s.pathRec = append(s.pathRec, x)
+		s.pathPush = append(s.pathPush, p)
+		s.setOnPath(x)
+	}
+}
+
+// pushPath returns the pushes from the root to record r along parent links.
+func (s *searcher) pushPath(r uint32) []push {
+	var rev []push
+	for x := r; s.tt.slots[x].parent != noRecord; x = s.tt.slots[x].parent {
+		rec := &s.tt.slots[x]
+		rev = append(rev, push{from: rec.from, dir: rec.dir()})
+	}
+	out := make([]push, len(rev))
+	for i := range rev {
+		out[i] = rev[len(rev)-1-i]
+	}
+	return out
+}
+
+// priority returns the open-list key of a state with g pushes and bound h.
+func (s *searcher) priority(g, h int) int {
+	if s.objective == ObjectivePushes {
+		return g + h
+	}
+	if s.weight == 0 {
+		return h
+	}
+	return g + s.weight*h
+}
+
+// run is the search loop. It returns the status, a reason, and the goal
+// record when solved.
+func (s *searcher) run(ctx context.Context) (Status, string, uint32) {
+	// Root.
+	n := len(s.boxes)
+	for i := 0; i < n; i++ {
+		if s.freezeDeadlock(s.boxes[i]) {
+			return Unsolvable, "the start position has a frozen box off a goal", 0
+		}
+	}
+	h0 := s.ev.full(s.boxes)
+	s.initialLB = h0
+	if h0 >= infCost {
+		return Unsolvable, "no assignment of boxes to goals is reachable", 0
+	}
+	norm := s.reach(s.player)
+	key := hashKey(s.boxHash ^ s.zpl[norm])
+	slot, _ := s.tt.find(key)
+	s.tt.insert(slot, key, noRecord, 0, 0, 0)
+	root := uint32(slot)
+	s.pathRec = append(s.pathRec, root)
+	s.pathPush = append(s.pathPush, push{})
+	s.setOnPath(root)
+	if s.onGoal == n {
+		s.proofHolds = true
+		return Solved, "", root
+	}
+	s.open.push(root, s.priority(0, h0), 0)
+	astar := s.objective == ObjectivePushes
+	done := ctx.Done()
+
+	for {
+		r, f, g, ok := s.open.pop()
+		if !ok {
+			return Unsolvable, "every reachable position was searched", 0
+		}
+		rec := &s.tt.slots[r]
+		if rec.closed() || int(rec.g) != g {
+			continue // stale entry
+		}
+		if s.budget.Nodes > 0 && s.nodes >= s.budget.Nodes {
+			return GaveUp, ReasonNodes, 0
+		}
+		if s.nodes%checkEvery == 0 && s.nodes > 0 {
+			if done != nil {
+				select {
+				case <-done:
+					return GaveUp, ReasonCancelled, 0
+				default:
+				}
+			}
+			if s.clock != nil {
+				now := s.clock()
+				if !s.budget.Deadline.IsZero() && !now.Before(s.budget.Deadline) {
+					return GaveUp, ReasonDeadline, 0
+				}
+				if s.progress != nil && now.Sub(s.lastProgress) >= s.interval {
+					s.lastProgress = now
+					s.progress(Progress{Nodes: s.nodes, Stored: int64(s.tt.used), Depth: g, LowerBound: f, Elapsed: now.Sub(s.start)})
+				}
+			}
+		}
+		s.goTo(r)
+		if astar && s.onGoal == n {
+			// First goal popped: with an admissible bound, f = g is optimal.
+			s.proofHolds = true
+			return Solved, "", r
+		}
+		rec.setClosed()
+		s.nodes++
+		if g > s.maxDepth {
+			s.maxDepth = g
+		}
+		st, reason, goal := s.expand(r, g)
+		if st != GaveUp || reason != "" {
+			return st, reason, goal
+		}
+	}
+}
+
+// expand generates the children of the current position (record r, g
+// pushes). It returns GaveUp with an empty reason to continue the search.
+func (s *searcher) expand(r uint32, g int) (Status, string, uint32) {
+	hcur := s.ev.sync(s.boxes)
+	s.reach(s.player)
+	gen := s.gen
+	s.moves = s.moves[:0]
+	for _, b := range s.boxes {
+		if s.boxMark[b] != gen {
+			continue
+		}
+		for d := uint8(0); d < 4; d++ {
+			to := s.nbr[int(b)*4+int(d)]
+			if s.boxAt[to] != -1 || s.b.Dead[to] {
+				continue
+			}
+			side := s.nbr[int(b)*4+int(d^2)]
+			if s.stamp[side] != gen {
+				continue
+			}
+			s.moves = append(s.moves, push{from: b, dir: d})
+		}
+	}
+	astar := s.objective == ObjectivePushes
+	n := len(s.boxes)
+	cg := g + 1
+	if cg > 0xFFFE {
+		return GaveUp, ReasonMemory, 0 // g no longer fits a record
+	}
+	player := s.player
+	for _, p := range s.moves {
+		s.generated++
+		i := int(s.boxAt[p.from])
+		to := s.nbr[int(p.from)*4+int(p.dir)]
+		s.doPush(i, p.dir)
+		if s.freezeDeadlock(to) {
+			s.frozenPruned++
+			s.undoPush(p, player)
+			continue
+		}
+		norm := s.reach(p.from)
+		key := hashKey(s.boxHash ^ s.zpl[norm])
+		slot, found := s.tt.find(key)
+		if found {
+			c := &s.tt.slots[slot]
+			if cg >= int(c.g) {
+				s.duplicates++
+				s.undoPush(p, player)
+				continue
+			}
+			// A cheaper path to a known state.
+			wasClosed := c.closed()
+			c.relink(r, uint16(cg), p.from, p.dir)
+			if wasClosed && !astar {
+				// Greedy search keeps the shorter path but does not expand
+				// the state again.
+				s.undoPush(p, player)
+				continue
+			}
+			s.undoPush(p, player)
+			h := s.ev.child(hcur, s.boxes, i, to)
+			if wasClosed {
+				c.setOpen()
+				s.reopened++
+			}
+			if !s.open.push(uint32(slot), s.priority(cg, h), cg) {
+				return GaveUp, ReasonMemory, 0
+			}
+			continue
+		}
+		s.undoPush(p, player)
+		h := s.ev.child(hcur, s.boxes, i, to)
+		if h >= infCost {
+			s.matchPruned++
+			continue
+		}
+		if s.tt.full() {
+			return GaveUp, ReasonMemory, 0
+		}
+		s.tt.insert(slot, key, r, uint16(cg), p.from, p.dir)
+		if !astar && s.onGoalAfter(p, to) == n {
+			return Solved, "", uint32(slot)
+		}
+		if !s.open.push(uint32(slot), s.priority(cg, h), cg) {
+			return GaveUp, ReasonMemory, 0
+		}
+	}
+	return GaveUp, "", 0
+}
+
+// onGoalAfter returns the number of boxes on goals after push p (the
+// position is the one before it).
+func (s *searcher) onGoalAfter(p push, to uint16) int {
+	c := s.onGoal
+	if s.goals[p.from] >= 0 {
+		c--
+	}
+	if s.goals[to] >= 0 {
+		c++
+	}
+	return c
+}

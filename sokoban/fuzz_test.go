@@ -1,6 +1,7 @@
 package sokoban_test
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -56,7 +57,7 @@ func FuzzReplay(f *testing.F) {
 			return
 		}
 		again, err := sokoban.ParseSolution(sol.String())
-		if err != nil || !cmp.Equal(sol, again) {
+		if err != nil || !slices.Equal(sol, again) {
 			t.Fatalf("LURD %q does not read back the same: %v", sol, err)
 		}
 		m, err := sokoban.Replay(l, sol)

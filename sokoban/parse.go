@@ -43,7 +43,8 @@ func Parse(src string) (*Level, error) {
 // nest, and '|' separates rows, so "4#|#@$.#|4#" is a whole board on one
 // line. A line is a board row when its first non-blank character is '#',
 // when it holds only board and run-length characters and at least one '#',
-// or when it holds only board characters and follows a board row.
+// or when it holds only board characters, not all floor, and touches a
+// board row above or below.
 //
 // Text between boards is given out as follows. Lines right after a board,
 // up to the first blank line, belong to that board: a ";" line there is its
@@ -111,16 +112,16 @@ type item struct {
 // scan splits src into classified lines.
 func scan(src string) []item {
 	lines := strings.Split(src, "\n")
+	board := boardRows(lines)
 	items := make([]item, 0, len(lines))
 	for i := 0; i < len(lines); i++ {
 		raw := strings.TrimRightFunc(lines[i], unicode.IsSpace)
 		it := item{line: i + 1, text: raw}
 		trimmed := strings.TrimSpace(raw)
-		prevBoard := len(items) > 0 && items[len(items)-1].kind == itemBoard
 		switch {
 		case trimmed == "":
 			it.kind = itemBlank
-		case isBoardRow(raw, prevBoard):
+		case board[i]:
 			it.kind = itemBoard
 		case trimmed[0] == ';':
 			it.kind, it.text = itemSemi, strings.TrimSpace(trimmed[1:])
@@ -156,16 +157,37 @@ const (
 	rleChars   = "0123456789()|"
 )
 
-func isBoardRow(s string, afterBoard bool) bool {
+// boardRows marks the lines that are board rows. A line whose first
+// non-blank character is '#' is one (unless it is a note), and so is a line
+// of board and run-length characters with at least one '#'. A line of board
+// characters alone with at least one object on it ("  $ ." has no wall, as
+// in a board whose top row is a lone goal outside the walls) is one when
+// it touches a board row above or below.
+func boardRows(lines []string) []bool {
+	board := make([]bool, len(lines))
+	weak := make([]bool, len(lines))
+	for i, l := range lines {
+		board[i], weak[i] = classifyRow(strings.TrimRightFunc(l, unicode.IsSpace))
+	}
+	for i := 1; i < len(lines); i++ {
+		board[i] = board[i] || weak[i] && board[i-1]
+	}
+	for i := len(lines) - 2; i >= 0; i-- {
+		board[i] = board[i] || weak[i] && board[i+1]
+	}
+	return board
+}
+
+// classifyRow says whether s is a board row on its own (strong) or only
+// next to one (weak).
+func classifyRow(s string) (strong, weak bool) {
 	t := strings.TrimLeft(s, " \t-_")
 	if t == "" {
-		return false
+		return false, false
 	}
 	if t[0] == '#' {
-		if _, _, ok := noteLine(strings.TrimSpace(s)); ok {
-			return false
-		}
-		return true
+		_, _, note := noteLine(strings.TrimSpace(s))
+		return !note, false
 	}
 	onlyBoard, onlyRLE := true, true
 	for _, r := range s {
@@ -173,7 +195,7 @@ func isBoardRow(s string, afterBoard bool) bool {
 		onlyBoard = onlyBoard && inBoard
 		onlyRLE = onlyRLE && (inBoard || strings.ContainsRune(rleChars, r))
 	}
-	return onlyRLE && strings.ContainsRune(s, '#') || onlyBoard && afterBoard
+	return onlyRLE && strings.ContainsRune(s, '#'), onlyBoard
 }
 
 // noteLine recognises "Key: value", where Key is one to four words of

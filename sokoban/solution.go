@@ -114,21 +114,25 @@ func (p *solutionParser) sequence(depth int, inGroup bool) (Solution, error) {
 				return nil, p.errorf("count %d stands before nothing", count)
 			}
 		}
-		var unit Solution
-		if p.text[p.i] == '(' {
-			p.i++
-			g, err := p.sequence(depth+1, true)
-			if err != nil {
-				return nil, err
-			}
-			unit = g
-		} else {
+		if p.text[p.i] != '(' {
 			st, ok := stepOf(p.text[p.i])
 			if !ok {
 				return nil, p.errorf("%q is not a LURD step", p.text[p.i])
 			}
+			if len(out)+count > MaxSolutionSteps {
+				p.i = start
+				return nil, p.errorf("solution longer than %d steps", MaxSolutionSteps)
+			}
 			p.i++
-			unit = Solution{st}
+			for range count {
+				out = append(out, st)
+			}
+			continue
+		}
+		p.i++
+		unit, err := p.sequence(depth+1, true)
+		if err != nil {
+			return nil, err
 		}
 		if len(out)+count*len(unit) > MaxSolutionSteps {
 			p.i = start

@@ -1,0 +1,73 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/pflag"
+)
+
+// levelInfo is one level in the output of "sokod levels --json".
+type levelInfo struct {
+	Index  int    `json:"index"` // 1-based position in the file
+	Title  string `json:"title"`
+	Width  int    `json:"width"`
+	Height int    `json:"height"`
+	Boxes  int    `json:"boxes"`
+	Solved bool   `json:"solved"` // every box already on a goal
+}
+
+// levelsOutput is the whole "sokod levels --json" document.
+type levelsOutput struct {
+	File   string      `json:"file"`
+	Levels []levelInfo `json:"levels"`
+}
+
+func levelsCommand() command {
+	return command{
+		name:    "levels",
+		args:    "FILE [--json]",
+		summary: "List the levels of a collection file (- for standard input).",
+		setup: func(fs *pflag.FlagSet) runFunc {
+			asJSON := fs.Bool("json", false, "print JSON: {file, levels: [{index, title, width, height, boxes, solved}]}")
+			return func(ctx context.Context, env *Env, args []string) error {
+				if err := argsBetween(args, 1, 1); err != nil {
+					return err
+				}
+				c, err := readCollection(env, args[0])
+				if err != nil {
+					return err
+				}
+				out := levelsOutput{File: args[0], Levels: make([]levelInfo, len(c.Levels))}
+				for i, l := range c.Levels {
+					out.Levels[i] = levelInfo{Index: i + 1, Title: l.Title, Width: l.Width(), Height: l.Height(), Boxes: l.Boxes(), Solved: l.Solved()}
+				}
+				if *asJSON {
+					return writeJSON(env.Stdout, out)
+				}
+				fmt.Fprintln(env.Stdout, "level  width  height  boxes  title")
+				for _, l := range out.Levels {
+					title := l.Title
+					if l.Solved {
+						title = strings.TrimSpace(title + " (already solved)")
+					}
+					fmt.Fprintf(env.Stdout, "%5d  %5d  %6d  %5d  %s\n", l.Index, l.Width, l.Height, l.Boxes, title)
+				}
+				return nil
+			}
+		},
+	}
+}
+
+// writeJSON writes v as indented JSON followed by a newline.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return fmt.Errorf("write JSON: %w", err)
+	}
+	return nil
+}

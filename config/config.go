@@ -1,0 +1,187 @@
+// Package config is the typed configuration of the sokod daemon and CLI.
+//
+// Values come from four layers, each overriding the one before:
+//
+//  1. built-in defaults (Default);
+//  2. a config file, YAML, TOML or JSON by its extension, named by
+//     LoadOptions.File, else the --config flag, else $SOKOD_CONFIG;
+//  3. environment variables named SOKOD_ plus the key upper-cased with dots
+//     replaced by underscores: SOKOD_LIMITS_TIME, SOKOD_LOG_LEVEL;
+//  4. command-line flags registered by RegisterFlags that the user set.
+//
+// Keys are dotted, as in "limits.time"; in a file they nest (a "limits"
+// table with a "time" entry) or appear flat with the dots. Every key and its
+// default:
+//
+//	listen.unix           ""      Unix socket path; "" means $XDG_RUNTIME_DIR/sokod.sock, else a short temp path
+//	listen.tcp            ""      loopback host:port for gRPC over TCP; "" means off
+//	listen.socket_group   ""      group that may use the socket (mode 0660); "" means mode 0600
+//	plugins.dirs          []      directories searched for plugin binaries
+//	plugins.start_timeout 10s     time a plugin has to start and complete its handshake
+//	limits.time           1m0s    time budget of one solve
+//	limits.memory         1GiB    memory budget of one solve, at least 16MiB
+//	limits.nodes          0       node budget of one solve; 0 means unlimited
+//	server.max_jobs       0       solves running at once; 0 means the number of CPUs
+//	server.queue          16      solves waiting for a slot before new ones are refused
+//	server.memory_cap     0       total memory of running solves; 0 means no cap beyond limits.memory per job
+//	log.level             info    trace, debug, info, warn, error or off
+//	log.format            text    text or json
+//
+// Durations are Go durations ("90s", "1m30s"); sizes are ByteSize text
+// ("512MiB", "2GiB", "1GB"). The package keeps no mutable state: Load builds
+// a fresh viper instance each call and reads the environment through
+// LoadOptions.Env.
+package config
+
+import (
+	"reflect"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Config is the whole configuration of sokod. Load returns one that has
+// passed Validate; Default returns the built-in one.
+type Config struct {
+	Listen  Listen  `mapstructure:"listen"`
+	Plugins Plugins `mapstructure:"plugins"`
+	Limits  Limits  `mapstructure:"limits"`
+	Server  Server  `mapstructure:"server"`
+	Log     Log     `mapstructure:"log"`
+}
+
+// Listen says where the daemon accepts gRPC connections.
+type Listen struct {
+	// Unix is the path of the daemon's Unix socket. "" means
+	// $XDG_RUNTIME_DIR/sokod.sock, or a short path in the temporary
+	// directory when XDG_RUNTIME_DIR is unset; the daemon resolves it.
+	Unix string `mapstructure:"unix"`
+	// TCP is a host:port on which the daemon also listens, "" for none.
+	// The host must be a loopback address (127.0.0.0/8, ::1 or localhost):
+	// the API has no authentication, so it is never exposed beyond the host.
+	TCP string `mapstructure:"tcp"`
+	// SocketGroup is the group that may connect to the Unix socket. "" makes
+	// the socket mode 0600 (owner only); otherwise the daemon gives the
+	// socket this group and mode 0660. The daemon checks that it exists.
+	SocketGroup string `mapstructure:"socket_group"`
+}
+
+// Plugins configures discovery and launch of external plugin processes.
+type Plugins struct {
+	// Dirs are the directories searched for sokod-plugin-* binaries, in
+	// order. In the environment they are one string separated by commas or
+	// by the OS path-list separator (":" on Unix).
+	Dirs []string `mapstructure:"dirs"`
+	// StartTimeout bounds how long a plugin may take to start and complete
+	// its handshake before it is reported as failed.
+	StartTimeout time.Duration `mapstructure:"start_timeout"`
+}
+
+// Limits is the default budget of one solve; a request may ask for less.
+type Limits struct {
+	// Time is the wall-clock budget of one solve, planners included.
+	Time time.Duration `mapstructure:"time"`
+	// Memory bounds the memory one solve may use, the transposition table
+	// chief among it; the table is sized from it.
+	Memory ByteSize `mapstructure:"memory"`
+	// Nodes bounds the number of nodes one search expands; 0 means no bound.
+	Nodes uint64 `mapstructure:"nodes"`
+}
+
+// Server sets the daemon's admission limits.
+type Server struct {
+	// MaxJobs is how many solves run at once; 0 means runtime.NumCPU().
+	MaxJobs int `mapstructure:"max_jobs"`
+	// Queue is how many solves may wait for a free slot; further requests
+	// are refused with ResourceExhausted. 0 means none wait.
+	Queue int `mapstructure:"queue"`
+	// MemoryCap bounds the summed memory budgets of running solves; a solve
+	// whose budget does not fit waits in the queue. 0 means no cap beyond
+	// Limits.Memory per solve. When set it must be at least Limits.Memory.
+	MemoryCap ByteSize `mapstructure:"memory_cap"`
+}
+
+// Log configures the daemon's logger (see internal/logging).
+type Log struct {
+	// Level is the least severe level written: trace, debug, info, warn,
+	// error, or off for none.
+	Level string `mapstructure:"level"`
+	// Format is text (human-readable) or json (one object per line).
+	Format string `mapstructure:"format"`
+}
+
+// Default returns the built-in configuration, the bottom layer of Load.
+func Default() *Config {
+	return &Config{
+		Plugins: Plugins{StartTimeout: 10 * time.Second},
+		Limits:  Limits{Time: 60 * time.Second, Memory: GiB},
+		Server:  Server{Queue: 16},
+		Log:     Log{Level: "info", Format: "text"},
+	}
+}
+
+// Map returns the configuration keyed by dotted key ("limits.time"), for
+// `sokod config show`. Every key is present. Values are strings, ints,
+// uint64s or []string (never nil): durations and sizes appear as the text
+// a config file takes ("1m0s", "1GiB"), so the map marshalled by
+// encoding/json or a YAML encoder, which both sort map keys, is stable
+// output that Load reads back as a config file to the same Config.
+func (c *Config) Map() map[string]any {
+	m := make(map[string]any, len(leaves))
+	root := reflect.ValueOf(c).Elem()
+	for _, l := range leaves {
+		switch v := root.FieldByIndex(l.index).Interface().(type) {
+		case time.Duration:
+			m[l.key] = v.String()
+		case ByteSize:
+			m[l.key] = v.String()
+		case []string:
+			m[l.key] = append([]string{}, v...)
+		default:
+			m[l.key] = v
+		}
+	}
+	return m
+}
+
+// Keys returns every configuration key, dotted, sorted.
+func Keys() []string {
+	keys := make([]string, len(leaves))
+	for i, l := range leaves {
+		keys[i] = l.key
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// EnvName returns the environment variable that sets key:
+// EnvName("limits.time") is "SOKOD_LIMITS_TIME".
+func EnvName(key string) string {
+	return "SOKOD_" + strings.ToUpper(strings.ReplaceAll(key, ".", "_"))
+}
+
+// leaf is one configuration key and where its value lives in Config.
+type leaf struct {
+	key   string
+	index []int // reflect field index path from Config
+}
+
+// leaves lists every key in Config field order, derived once from the
+// mapstructure tags so the tags are the only place a key is spelled. It is
+// never modified after initialisation.
+var leaves = collectLeaves(reflect.TypeFor[Config](), "", nil)
+
+func collectLeaves(t reflect.Type, prefix string, index []int) []leaf {
+	var out []leaf
+	for i := range t.NumField() {
+		f := t.Field(i)
+		key := prefix + f.Tag.Get("mapstructure")
+		idx := append(slices.Clip(index), i)
+		if f.Type.Kind() == reflect.Struct {
+			out = append(out, collectLeaves(f.Type, key+".", idx)...)
+			continue
+		}
+		out = append(out, leaf{key: key, index: idx})
+	}
+	return out
+}

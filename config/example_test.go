@@ -1,0 +1,49 @@
+package config_test
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/sokod/sokod/config"
+	"github.com/spf13/pflag"
+)
+
+// Load layers flags over the environment over the defaults; Map gives the
+// effective configuration for `sokod config show`.
+func ExampleLoad() {
+	fs := pflag.NewFlagSet("sokod", pflag.ContinueOnError)
+	config.RegisterFlags(fs)
+	if err := fs.Parse([]string{"--time=30s", "--plugin-dir=/opt/sokod/plugins"}); err != nil {
+		fmt.Println(err)
+		return
+	}
+	env := map[string]string{"SOKOD_LIMITS_TIME": "5m", "SOKOD_LIMITS_MEMORY": "2GiB"}
+	cfg, err := config.Load(config.LoadOptions{
+		Flags: fs,
+		Env:   func(k string) (string, bool) { v, ok := env[k]; return v, ok },
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	out, _ := json.MarshalIndent(cfg.Map(), "", "  ")
+	fmt.Println(string(out))
+	// Output:
+	// {
+	//   "limits.memory": "2GiB",
+	//   "limits.nodes": 0,
+	//   "limits.time": "30s",
+	//   "listen.socket_group": "",
+	//   "listen.tcp": "",
+	//   "listen.unix": "",
+	//   "log.format": "text",
+	//   "log.level": "info",
+	//   "plugins.dirs": [
+	//     "/opt/sokod/plugins"
+	//   ],
+	//   "plugins.start_timeout": "10s",
+	//   "server.max_jobs": 0,
+	//   "server.memory_cap": "0",
+	//   "server.queue": 16
+	// }
+}

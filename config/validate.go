@@ -1,0 +1,134 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"net/netip"
+	"strconv"
+	"strings"
+)
+
+// MinMemory is the smallest accepted limits.memory: below it the
+// transposition table is too small to be useful.
+const MinMemory = 16 * MiB
+
+// FieldError reports one bad configuration value. Load and Validate return
+// these joined with errors.Join; use errors.As to inspect one.
+type FieldError struct {
+	// Key is the dotted key, such as "limits.time".
+	Key string
+	// Value is the offending value: as given for a value that could not be
+	// decoded, as decoded for one that failed validation.
+	Value any
+	// Source names the layer that supplied Value: a file path, an
+	// environment variable name, a flag such as "--time", or "" when not
+	// known (Validate on a Config built in code).
+	Source string
+	// Err is the reason.
+	Err error
+}
+
+// Error returns "key: reason (got value)", with " from SOURCE" inside the
+// parentheses when the source is known.
+func (e *FieldError) Error() string {
+	from := ""
+	if e.Source != "" {
+		from = " from " + e.Source
+	}
+	return fmt.Sprintf("%s: %v (got %s%s)", e.Key, e.Err, formatValue(e.Value), from)
+}
+
+// Unwrap returns the reason.
+func (e *FieldError) Unwrap() error { return e.Err }
+
+func formatValue(v any) string {
+	switch v := v.(type) {
+	case string:
+		return strconv.Quote(v)
+	case []string:
+		return fmt.Sprintf("%q", v)
+	case fmt.Stringer:
+		return v.String()
+	}
+	return fmt.Sprint(v)
+}
+
+// Validate checks every value and reports every problem found, each as a
+// *FieldError, joined with errors.Join; nil means the Config is usable.
+func (c *Config) Validate() error {
+	return errors.Join(c.check(nil)...)
+}
+
+// check is Validate returning the errors unjoined, with sources from src
+// (key to layer) when src is not nil.
+func (c *Config) check(src map[string]string) []error {
+	var errs []error
+	bad := func(key string, value any, reason string) {
+		errs = append(errs, &FieldError{Key: key, Value: value, Source: src[key], Err: errors.New(reason)})
+	}
+
+	if c.Listen.TCP != "" {
+		if reason := checkLoopback(c.Listen.TCP); reason != "" {
+			bad("listen.tcp", c.Listen.TCP, reason)
+		}
+	}
+	for _, d := range c.Plugins.Dirs {
+		if strings.TrimSpace(d) == "" {
+			bad("plugins.dirs", c.Plugins.Dirs, "must not contain an empty directory name")
+			break
+		}
+	}
+	if c.Plugins.StartTimeout <= 0 {
+		bad("plugins.start_timeout", c.Plugins.StartTimeout, "must be greater than 0")
+	}
+	if c.Limits.Time <= 0 {
+		bad("limits.time", c.Limits.Time, "must be greater than 0")
+	}
+	if c.Limits.Memory < MinMemory {
+		bad("limits.memory", c.Limits.Memory, "must be at least "+MinMemory.String())
+	}
+	if c.Server.MaxJobs < 0 {
+		bad("server.max_jobs", c.Server.MaxJobs, "must not be negative; 0 means one job per CPU")
+	}
+	if c.Server.Queue < 0 {
+		bad("server.queue", c.Server.Queue, "must not be negative")
+	}
+	if c.Server.MemoryCap != 0 && c.Server.MemoryCap < c.Limits.Memory {
+		bad("server.memory_cap", c.Server.MemoryCap,
+			"must be 0 or at least limits.memory ("+c.Limits.Memory.String()+"), or no solve could start")
+	}
+	switch c.Log.Level {
+	case "trace", "debug", "info", "warn", "error", "off":
+	default:
+		bad("log.level", c.Log.Level, "must be one of trace, debug, info, warn, error, off")
+	}
+	switch c.Log.Format {
+	case "text", "json":
+	default:
+		bad("log.format", c.Log.Format, "must be text or json")
+	}
+	return errs
+}
+
+// checkLoopback returns why addr is not an acceptable TCP listen address,
+// or "" if it is: host:port with a numeric port and a loopback host. Port 0
+// is accepted (the kernel picks one, which tests use). No name is resolved
+// except the literal "localhost".
+func checkLoopback(addr string) string {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "must be host:port, such as 127.0.0.1:7700"
+	}
+	if _, err := strconv.ParseUint(port, 10, 16); err != nil {
+		return "port must be a number from 0 to 65535"
+	}
+	if strings.EqualFold(host, "localhost") {
+		return ""
+	}
+	ip, err := netip.ParseAddr(host)
+	if err != nil || !ip.IsLoopback() {
+		return "must be a loopback address such as 127.0.0.1:7700, [::1]:7700 or localhost:7700, since the API has no authentication"
+	}
+	return ""
+}

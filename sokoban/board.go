@@ -18,8 +18,8 @@ type square struct {
 // rows. It works on the whole board at once, with each source line ending
 // a row, so that groups and '|' separators may be used anywhere.
 type decoder struct {
-	toks  []square // source characters; '\n' ends a source line
-	i     int
+	toks   []square // source characters; '\n' ends a source line
+	i      int
 	rows   [][]square
 	passes int // group passes so far
 }

@@ -18,10 +18,11 @@ type square struct {
 // rows. It works on the whole board at once, with each source line ending
 // a row, so that groups and '|' separators may be used anywhere.
 type decoder struct {
-	toks   []square // source characters; '\n' ends a source line
-	i      int
-	rows   [][]square
-	passes int // group passes so far
+	toks    []square // source characters; '\n' ends a source line
+	i       int
+	rows    [][]square
+	passes  int  // group passes so far
+	lastSep byte // the row separator just decoded, if no square followed it
 }
 
 // maxCount bounds one run-length count and maxPasses the passes over
@@ -124,6 +125,14 @@ func (d *decoder) repeat(depth, count int) *ParseError {
 func (d *decoder) emit(t square) *ParseError {
 	switch t.ch {
 	case '\n', '|':
+		// "|" at the end of a line, or at the start of the next, is one
+		// row separator, not two.
+		row := d.rows[len(d.rows)-1]
+		if len(row) == 0 && d.lastSep != 0 && d.lastSep != t.ch {
+			d.lastSep = 0
+			return nil
+		}
+		d.lastSep = t.ch
 		if len(d.rows) >= MaxHeight+1 {
 			return errorAt(ErrTooLarge, t.src, "board higher than %d rows", MaxHeight)
 		}
@@ -147,6 +156,7 @@ func (d *decoder) emit(t square) *ParseError {
 		}
 		return errorAt(ErrUnknownChar, t.src, "unknown character %q in a board row", t.ch)
 	}
+	d.lastSep = 0
 	row := &d.rows[len(d.rows)-1]
 	if len(*row) >= MaxWidth {
 		return errorAt(ErrTooLarge, t.src, "board wider than %d columns", MaxWidth)
@@ -177,6 +187,15 @@ func buildLevel(lines []item) (*Level, *ParseError) {
 	left := MaxWidth
 	width := 0
 	for k, r := range rows {
+		if blankRow(r) {
+			// XSB cannot write an empty row inside a board: a blank line
+			// ends the board.
+			p := first
+			if len(r) > 0 {
+				p = r[0].src
+			}
+			return nil, errorAt(ErrBadRLE, p, "row %d of the board is empty", k+1)
+		}
 		r = trimRight(r)
 		rows[k] = r
 		lead := 0

@@ -119,6 +119,11 @@ func TestParseCollection(t *testing.T) {
 			},
 		},
 		{
+			name: "RLE row separators at line ends and starts count once",
+			src:  "5#|\n#@$.#\n|5#\n",
+			want: summary{Boards: []string{tiny}, Lines: []int{1}},
+		},
+		{
 			name: "RLE counts across several lines",
 			src:  "7#\n#-@$-.#\n7#\n",
 			want: summary{Boards: []string{"#######\n# @$ .#\n#######\n"}, Lines: []int{1}},
@@ -185,6 +190,8 @@ func TestParseErrors(t *testing.T) {
 		{"RLE unbalanced open", "3(#-\n", sokoban.ParseError{Kind: sokoban.ErrBadRLE, Level: 1, Line: 1, Col: 5}},
 		{"RLE unbalanced close", "#-)#\n", sokoban.ParseError{Kind: sokoban.ErrBadRLE, Level: 1, Line: 1, Col: 3}},
 		{"RLE count before nothing", "#3|#\n", sokoban.ParseError{Kind: sokoban.ErrBadRLE, Level: 1, Line: 1, Col: 2}},
+		{"empty row inside a board", "5#||#@$.#|5#\n", sokoban.ParseError{Kind: sokoban.ErrBadRLE, Level: 1, Line: 1, Col: 1}},
+		{"floor-only row inside a board", "5#|5-|#@$.#|5#\n", sokoban.ParseError{Kind: sokoban.ErrBadRLE, Level: 1, Line: 1, Col: 5}},
 		{"second level names its number", tiny + "\n" + "#####\n#@$ #\n#####\n", sokoban.ParseError{Kind: sokoban.ErrBoxesGoals, Level: 2, Line: 5, Col: 1}},
 	}
 	for _, tc := range tests {

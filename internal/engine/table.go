@@ -105,10 +105,10 @@ func (t *table) insert(i int, key uint64, parent uint32, g uint16, from uint16, 
 	t.used++
 }
 
-func (r *record) closed() bool   { return r.key&keyClosed != 0 }
-func (r *record) dir() uint8     { return uint8(r.key>>1) & 3 }
-func (r *record) setClosed()     { r.key |= keyClosed }
-func (r *record) setOpen()       { r.key &^= keyClosed }
+func (r *record) closed() bool { return r.key&keyClosed != 0 }
+func (r *record) dir() uint8   { return uint8(r.key>>1) & 3 }
+func (r *record) setClosed()   { r.key |= keyClosed }
+func (r *record) setOpen()     { r.key &^= keyClosed }
 func (r *record) relink(parent uint32, g uint16, from uint16, dir uint8) {
 	r.key = r.key&^keyFlags | uint64(dir)<<1 | r.key&keyClosed
 	r.parent, r.g, r.from = parent, g, from

@@ -1,0 +1,548 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/sokod/sokod/sokoban"
+)
+
+// Heuristics built here from the board tables, the same way
+// internal/builtin compiles them (that package imports this one, so the
+// tests cannot import it).
+func testHeuristic(b *Board, rule Rule) *Heuristic {
+	costs := append([]uint16(nil), b.Dist[:b.Squares*len(b.Goals)]...)
+	return &Heuristic{Name: rule.String(), Costs: costs, Rule: rule, Admissible: rule != RuleGreedy}
+}
+
+func loadCollection(t testing.TB, path string) []*sokoban.Level {
+	t.Helper()
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := sokoban.ParseCollection(string(src))
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return c.Levels
+}
+
+func mustAnalyze(t testing.TB, l *sokoban.Level) *Board {
+	t.Helper()
+	b, err := Analyze(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func solve(t testing.TB, b *Board, rule Rule, obj Objective, budget Budget) *Result {
+	t.Helper()
+	r, err := Solve(context.Background(), b, Options{Objective: obj, Heuristic: testHeuristic(b, rule), Budget: budget})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// checkSolution replays a solved result independently of Solve's own check.
+func checkSolution(t *testing.T, l *sokoban.Level, r *Result) {
+	t.Helper()
+	m, err := sokoban.Replay(l, r.Solution)
+	if err != nil {
+		t.Fatalf("solution %s does not replay: %v", r.Solution, err)
+	}
+	if !m.Solved {
+		t.Fatalf("solution %s does not solve the level", r.Solution)
+	}
+	if diff := cmp.Diff(r.Metrics, m); diff != "" {
+		t.Errorf("metrics differ from replay (-result +replay):\n%s", diff)
+	}
+}
+
+// summary is what the tests compare for one solve.
+type summary struct {
+	Status  Status
+	Pushes  int
+	Optimal bool
+}
+
+func summarize(r *Result) summary {
+	return summary{Status: r.Status, Pushes: r.Metrics.Pushes, Optimal: r.Optimal}
+}
+
+// expectFromOracle turns the oracle's answer into the expected push-optimal
+// summary.
+func expectFromOracle(o int) summary {
+	if o < 0 {
+		return summary{Status: Unsolvable}
+	}
+	return summary{Status: Solved, Pushes: o, Optimal: true}
+}
+
+func TestPushOptimalAgainstOracle(t *testing.T) {
+	levels := loadCollection(t, "testdata/small.xsb")
+	for i, l := range levels {
+		want := oraclePushes(l, 2_000_000)
+		if want == -2 {
+			t.Fatalf("level %d (%s) too large for the oracle", i+1, l.Title)
+		}
+		for _, rule := range []Rule{RuleSumMin, RuleMatching} {
+			t.Run(fmt.Sprintf("%d-%s/%s", i+1, strings.ReplaceAll(l.Title, " ", "_"), rule), func(t *testing.T) {
+				b := mustAnalyze(t, l)
+				r := solve(t, b, rule, ObjectivePushes, Budget{Memory: 8 << 20})
+				if diff := cmp.Diff(expectFromOracle(want), summarize(r)); diff != "" {
+					t.Errorf("(-oracle +engine):\n%s", diff)
+				}
+				if r.Status == Solved {
+					checkSolution(t, l, r)
+				}
+			})
+		}
+	}
+}
+
+// randomLevel builds a random small room. Some are unsolvable, some have
+// boxes walled in; all are valid levels.
+func randomLevel(rng *rand.Rand) string {
+	w, h := 5+rng.IntN(4), 5+rng.IntN(3)
+	grid := make([][]byte, h)
+	var floor [][2]int
+	for y := range grid {
+		grid[y] = make([]byte, w)
+		for x := range grid[y] {
+			switch {
+			case x == 0 || y == 0 || x == w-1 || y == h-1 || rng.IntN(100) < 10:
+				grid[y][x] = '#'
+			default:
+				grid[y][x] = ' '
+				floor = append(floor, [2]int{x, y})
+			}
+		}
+	}
+	rng.Shuffle(len(floor), func(i, j int) { floor[i], floor[j] = floor[j], floor[i] })
+	boxes := 1 + rng.IntN(3)
+	if len(floor) < boxes*2+1 {
+		return ""
+	}
+	p := floor[0]
+	grid[p[1]][p[0]] = '@'
+	for k := 0; k < boxes; k++ {
+		b := floor[1+k]
+		grid[b[1]][b[0]] = '$'
+	}
+	// Goals: mostly on free squares, sometimes under a box.
+	for k := 0; k < boxes; k++ {
+		var g [2]int
+		if rng.IntN(6) == 0 {
+			g = floor[1+k]
+		} else {
+			g = floor[1+boxes+k]
+		}
+		switch grid[g[1]][g[0]] {
+		case '$':
+			grid[g[1]][g[0]] = '*'
+		case '@':
+			grid[g[1]][g[0]] = '+'
+		default:
+			grid[g[1]][g[0]] = '.'
+		}
+	}
+	if rng.IntN(2) == 0 {
+		scramble(rng, grid, 1+rng.IntN(25))
+	}
+	var sb strings.Builder
+	for _, row := range grid {
+		sb.Write(row)
+		sb.WriteByte('\n')
+	}
+	return sb.String()
+}
+
+// scramble makes a level solvable by construction: it puts every box on a
+// goal and then lets the player pull boxes at random, so the pushes back
+// solve it.
+func scramble(rng *rand.Rand, grid [][]byte, pulls int) {
+	var goals, boxes [][2]int
+	px, py := 0, 0
+	for y, row := range grid {
+		for x, c := range row {
+			switch c {
+			case '.', '+', '*':
+				goals = append(goals, [2]int{x, y})
+			}
+			switch c {
+			case '$', '*':
+				boxes = append(boxes, [2]int{x, y})
+			case '@', '+':
+				px, py = x, y
+			}
+			switch c {
+			case '$', '@':
+				row[x] = ' '
+			case '*', '+':
+				row[x] = '.'
+			}
+		}
+	}
+	box := map[[2]int]bool{}
+	for _, g := range goals {
+		box[g] = true
+	}
+	free := func(x, y int) bool { return grid[y][x] != '#' && !box[[2]int{x, y}] }
+	if !free(px, py) {
+		// Put the player on some free square.
+		for y := range grid {
+			for x := range grid[y] {
+				if free(x, y) {
+					px, py = x, y
+				}
+			}
+		}
+	}
+	if !free(px, py) {
+		return
+	}
+	dirs := [][2]int{{-1, 0}, {0, -1}, {1, 0}, {0, 1}}
+	for k := 0; k < pulls; k++ {
+		// Walk the player a few random steps, then try to pull.
+		for range 4 {
+			d := dirs[rng.IntN(4)]
+			if free(px+d[0], py+d[1]) {
+				px, py = px+d[0], py+d[1]
+			}
+		}
+		d := dirs[rng.IntN(4)]
+		// The box is on the far side of the player from d: player at
+		// p, box at p-d; the player steps to p+d, the box follows to p.
+		bx, by := px-d[0], py-d[1]
+		if box[[2]int{bx, by}] && free(px+d[0], py+d[1]) {
+			delete(box, [2]int{bx, by})
+			box[[2]int{px, py}] = true
+			px, py = px+d[0], py+d[1]
+		}
+	}
+	for y, row := range grid {
+		for x := range row {
+			if row[x] == '#' {
+				continue
+			}
+			on := box[[2]int{x, y}]
+			goal := row[x] == '.'
+			switch {
+			case x == px && y == py && goal:
+				row[x] = '+'
+			case x == px && y == py:
+				row[x] = '@'
+			case on && goal:
+				row[x] = '*'
+			case on:
+				row[x] = '$'
+			}
+		}
+	}
+}
+
+// TestRandomLevelsAgainstOracle solves random small rooms with every
+// admissible rule and checks the push counts and the solvable/unsolvable
+// verdict against the oracle; objective any must agree on solvability.
+func TestRandomLevelsAgainstOracle(t *testing.T) {
+	n := 400
+	if v, err := strconv.Atoi(os.Getenv("SOKOD_RANDOM_LEVELS")); err == nil && v > 0 {
+		n = v // for a longer soak run
+	}
+	if testing.Short() {
+		n = 60
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	tried, unsolvable := 0, 0
+	for tried < n {
+		src := randomLevel(rng)
+		if src == "" {
+			continue
+		}
+		l, err := sokoban.Parse(src)
+		if err != nil {
+			continue // e.g. the player's region is tiny; not interesting
+		}
+		tried++
+		want := oraclePushes(l, 500_000)
+		if want == -2 {
+			continue
+		}
+		if want == -1 {
+			unsolvable++
+		}
+		b := mustAnalyze(t, l)
+		for _, rule := range []Rule{RuleSumMin, RuleMatching} {
+			r := solve(t, b, rule, ObjectivePushes, Budget{Memory: 4 << 20})
+			if diff := cmp.Diff(expectFromOracle(want), summarize(r)); diff != "" {
+				t.Fatalf("level\n%s%s: (-oracle +engine):\n%s", src, rule, diff)
+			}
+			if r.Status == Solved {
+				checkSolution(t, l, r)
+			}
+		}
+		for _, rule := range []Rule{RuleGreedy, RuleMatching} {
+			r := solve(t, b, rule, ObjectiveAny, Budget{Memory: 4 << 20})
+			wantStatus := Solved
+			if want == -1 {
+				wantStatus = Unsolvable
+			}
+			if r.Status != wantStatus || r.Optimal {
+				t.Fatalf("level\n%sany/%s: got %v optimal=%v, want %v", src, rule, r.Status, r.Optimal, wantStatus)
+			}
+			if r.Status == Solved {
+				checkSolution(t, l, r)
+				if r.Metrics.Pushes < want {
+					t.Fatalf("level\n%sany/%s: %d pushes, fewer than the optimum %d", src, rule, r.Metrics.Pushes, want)
+				}
+			}
+		}
+	}
+	t.Logf("%d random levels, %d unsolvable", tried, unsolvable)
+	if unsolvable == 0 || unsolvable == tried {
+		t.Errorf("random levels are all one kind (%d of %d unsolvable); the generator needs tuning", unsolvable, tried)
+	}
+}
+
+func TestUnsolvable(t *testing.T) {
+	levels := loadCollection(t, "testdata/unsolvable.xsb")
+	for i, l := range levels {
+		if o := oraclePushes(l, 1_000_000); o != -1 {
+			t.Fatalf("fixture %d (%s) is not unsolvable: oracle says %d", i+1, l.Title, o)
+		}
+		for _, rule := range []Rule{RuleSumMin, RuleGreedy, RuleMatching} {
+			obj := ObjectivePushes
+			if rule == RuleGreedy {
+				obj = ObjectiveAny
+			}
+			b := mustAnalyze(t, l)
+			r := solve(t, b, rule, obj, Budget{Memory: 1 << 20})
+			if r.Status != Unsolvable {
+				t.Errorf("%s/%s: got %v (%s), want unsolvable", l.Title, rule, r.Status, r.Reason)
+			}
+		}
+	}
+}
+
+func TestBipartiteDeadlock(t *testing.T) {
+	l := loadCollection(t, "testdata/unsolvable.xsb")[0]
+	b := mustAnalyze(t, l)
+	// The matching bound proves it at the root, without search.
+	r := solve(t, b, RuleMatching, ObjectivePushes, Budget{})
+	if r.Status != Unsolvable || r.Stats.Nodes != 0 {
+		t.Errorf("matching: got %v after %d nodes, want unsolvable at the root", r.Status, r.Stats.Nodes)
+	}
+	// The sum of minima cannot see it and must search the space out.
+	r = solve(t, b, RuleSumMin, ObjectivePushes, Budget{})
+	if r.Status != Unsolvable || r.Stats.Nodes == 0 {
+		t.Errorf("sum-min: got %v after %d nodes, want unsolvable after a search", r.Status, r.Stats.Nodes)
+	}
+	e := newEvaluator(b, testHeuristic(b, RuleMatching), len(b.StartBoxes))
+	if got := e.full(b.StartBoxes); got < infCost {
+		t.Errorf("matching bound = %d, want infinite", got)
+	}
+}
+
+func TestFreezeDeadlock(t *testing.T) {
+	levels := loadCollection(t, "testdata/deadlocks.xsb")
+	tests := []struct {
+		level int
+		x, y  int // the box checked
+		want  bool
+	}{
+		{1, 3, 1, true},  // pair under a wall, off goals
+		{1, 4, 1, true},  // the same pair, from the other box
+		{2, 3, 1, false}, // the pair on goals
+		{3, 4, 1, true},  // one of the pair off goal
+		{3, 3, 1, true},  // checked from the box that is on its goal
+		{4, 3, 2, false}, // L of three: the near miss
+		{4, 4, 2, false},
+		{4, 3, 3, false},
+		{5, 3, 2, true}, // 2x2 block
+		{5, 4, 3, true},
+	}
+	for _, tc := range tests {
+		t.Run(fmt.Sprintf("level%d-%d,%d", tc.level, tc.x, tc.y), func(t *testing.T) {
+			l := levels[tc.level-1]
+			b := mustAnalyze(t, l)
+			s := newSearcher(b, testHeuristic(b, RuleSumMin), Options{}, 1<<16)
+			sq := b.SquareOf[tc.y*b.Width+tc.x]
+			if sq < 0 || s.boxAt[sq] < 0 {
+				t.Fatalf("no box at %d,%d", tc.x, tc.y)
+			}
+			if got := s.freezeDeadlock(uint16(sq)); got != tc.want {
+				t.Errorf("freezeDeadlock = %v, want %v", got, tc.want)
+			}
+			// A failed check leaves no box marked.
+			if got := s.freezeDeadlock(uint16(sq)); got != tc.want {
+				t.Errorf("second freezeDeadlock = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestAnalyzeDistances(t *testing.T) {
+	// The box in the doorway of "gate" can reach the goal on the right only
+	// when the player is on the left; with the player on the right it must
+	// be pushed left first. Both sides are reachable from the start, so the
+	// bound is the smaller distance, 2.
+	l := loadCollection(t, "testdata/small.xsb")[4]
+	b := mustAnalyze(t, l)
+	box := b.StartBoxes[0]
+	if got := b.Dist[int(box)*len(b.Goals)]; got != 2 {
+		t.Errorf("distance from the doorway = %d, want 2", got)
+	}
+	// Squares of the corridor level: the box can be pushed right only.
+	l = loadCollection(t, "testdata/small.xsb")[8]
+	b = mustAnalyze(t, l)
+	var dead []int
+	for sq := 0; sq < b.Squares; sq++ {
+		if b.Dead[sq] {
+			x, _ := b.XY(uint16(sq))
+			dead = append(dead, x)
+		}
+	}
+	if diff := cmp.Diff([]int{1}, dead); diff != "" {
+		t.Errorf("dead squares by column (-want +got):\n%s", diff)
+	}
+}
+
+func TestNonAdmissibleRefused(t *testing.T) {
+	l := loadCollection(t, "testdata/small.xsb")[0]
+	b := mustAnalyze(t, l)
+	_, err := Solve(context.Background(), b, Options{Objective: ObjectivePushes, Heuristic: testHeuristic(b, RuleGreedy)})
+	if err == nil || !strings.Contains(err.Error(), "admissible") {
+		t.Errorf("got %v, want an error about admissibility", err)
+	}
+}
+
+// busyLevel needs thousands of expansions with the weak bound.
+const busyLevel = `
+###########
+#         #
+# $ $ $ $ #
+#    @    #
+# $ $ $ $ #
+#         #
+# ........#
+###########
+`
+
+func TestBudgets(t *testing.T) {
+	l, err := sokoban.Parse(busyLevel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := mustAnalyze(t, l)
+	t.Run("nodes", func(t *testing.T) {
+		r := solve(t, b, RuleSumMin, ObjectivePushes, Budget{Nodes: 100})
+		if r.Status != GaveUp || r.Reason != ReasonNodes || r.Stats.Nodes != 100 {
+			t.Errorf("got %v (%s) after %d nodes, want gave up at the node limit 100", r.Status, r.Reason, r.Stats.Nodes)
+		}
+	})
+	t.Run("memory", func(t *testing.T) {
+		r := solve(t, b, RuleSumMin, ObjectivePushes, Budget{Memory: 4096})
+		if r.Status != GaveUp || r.Reason != ReasonMemory {
+			t.Errorf("got %v (%s), want gave up for memory", r.Status, r.Reason)
+		}
+		if r.Stats.TableBytes > 4096 {
+			t.Errorf("table uses %d bytes, budget 4096", r.Stats.TableBytes)
+		}
+	})
+	t.Run("cancelled", func(t *testing.T) {
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		r, err := Solve(ctx, b, Options{Objective: ObjectivePushes, Heuristic: testHeuristic(b, RuleSumMin)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Status != GaveUp || r.Reason != ReasonCancelled {
+			t.Errorf("got %v (%s), want gave up, cancelled", r.Status, r.Reason)
+		}
+	})
+	t.Run("deadline and progress", func(t *testing.T) {
+		// A fake clock: every reading advances it by 100 ms.
+		now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+		clock := func() time.Time { now = now.Add(100 * time.Millisecond); return now }
+		var reports []Progress
+		r, err := Solve(context.Background(), b, Options{
+			Objective: ObjectivePushes, Heuristic: testHeuristic(b, RuleSumMin),
+			Budget:     Budget{Deadline: now.Add(2 * time.Second)},
+			Clock:      clock,
+			OnProgress: func(p Progress) { reports = append(reports, p) },
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Status != GaveUp || r.Reason != ReasonDeadline {
+			t.Fatalf("got %v (%s), want gave up at the time limit", r.Status, r.Reason)
+		}
+		if len(reports) == 0 {
+			t.Fatal("no progress reports")
+		}
+		for i := 1; i < len(reports); i++ {
+			if reports[i].Nodes < reports[i-1].Nodes || reports[i].Elapsed < reports[i-1].Elapsed+250*time.Millisecond {
+				t.Errorf("report %d %+v does not follow %+v by 250 ms", i, reports[i], reports[i-1])
+			}
+		}
+	})
+	t.Run("deadline without clock", func(t *testing.T) {
+		_, err := Solve(context.Background(), b, Options{Objective: ObjectiveAny, Heuristic: testHeuristic(b, RuleSumMin),
+			Budget: Budget{Deadline: time.Now()}})
+		if err == nil {
+			t.Error("no error for a deadline without a clock")
+		}
+	})
+}
+
+// TestDeterministic: the same search twice gives the same result and stats.
+func TestDeterministic(t *testing.T) {
+	l, err := sokoban.Parse(busyLevel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := mustAnalyze(t, l)
+	r1 := solve(t, b, RuleMatching, ObjectiveAny, Budget{})
+	r2 := solve(t, b, RuleMatching, ObjectiveAny, Budget{})
+	if diff := cmp.Diff(r1, r2); diff != "" {
+		t.Errorf("two runs differ:\n%s", diff)
+	}
+	if r1.Status != Solved {
+		t.Errorf("busy level: %v", r1.Status)
+	}
+}
+
+func levelsDir(t testing.TB) string {
+	dir := os.Getenv("SOKOD_LEVELS")
+	if dir == "" {
+		t.Skip("SOKOD_LEVELS is not set; skipping the corpus test (point it at the benchmark level collections)")
+	}
+	return dir
+}
+
+// TestMicrobanCorpus solves the first 20 Microban I levels push-optimally.
+func TestMicrobanCorpus(t *testing.T) {
+	levels := loadCollection(t, filepath.Join(levelsDir(t), "microban1.xsb"))
+	for i, l := range levels[:20] {
+		t.Run(fmt.Sprint(i+1), func(t *testing.T) {
+			b := mustAnalyze(t, l)
+			r := solve(t, b, RuleMatching, ObjectivePushes, Budget{Nodes: 2_000_000, Memory: 64 << 20})
+			if r.Status != Solved || !r.Optimal {
+				t.Fatalf("got %v (%s) optimal=%v", r.Status, r.Reason, r.Optimal)
+			}
+			checkSolution(t, l, r)
+		})
+	}
+}

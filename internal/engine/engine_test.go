@@ -377,7 +377,7 @@ func TestFreezeDeadlock(t *testing.T) {
 		t.Run(fmt.Sprintf("level%d-%d,%d", tc.level, tc.x, tc.y), func(t *testing.T) {
 			l := levels[tc.level-1]
 			b := mustAnalyze(t, l)
-			s := newSearcher(b, testHeuristic(b, RuleSumMin), Options{}, 1<<16)
+			s := newSearcher(b, testHeuristic(b, RuleSumMin), Options{}, NewWorkspace(1<<16))
 			sq := b.SquareOf[tc.y*b.Width+tc.x]
 			if sq < 0 || s.boxAt[sq] < 0 {
 				t.Fatalf("no box at %d,%d", tc.x, tc.y)
@@ -457,8 +457,8 @@ func TestBudgets(t *testing.T) {
 		if r.Status != GaveUp || r.Reason != ReasonMemory {
 			t.Errorf("got %v (%s), want gave up for memory", r.Status, r.Reason)
 		}
-		if r.Stats.TableBytes > 4096 {
-			t.Errorf("table uses %d bytes, budget 4096", r.Stats.TableBytes)
+		if r.Stats.MemoryReserved > 4096 {
+			t.Errorf("table uses %d bytes, budget 4096", r.Stats.MemoryReserved)
 		}
 	})
 	t.Run("cancelled", func(t *testing.T) {
@@ -544,5 +544,30 @@ func TestMicrobanCorpus(t *testing.T) {
 			}
 			checkSolution(t, l, r)
 		})
+	}
+}
+
+// TestWorkspaceReuse: one workspace serves consecutive searches with the
+// same results as fresh ones.
+func TestWorkspaceReuse(t *testing.T) {
+	levels := loadCollection(t, "testdata/small.xsb")
+	ws := NewWorkspace(1 << 20)
+	for round := 0; round < 3; round++ {
+		for i, l := range levels {
+			b := mustAnalyze(t, l)
+			h := testHeuristic(b, RuleMatching)
+			fresh, err := Solve(context.Background(), b, Options{Objective: ObjectivePushes, Heuristic: h, Budget: Budget{Memory: 1 << 20}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			reused, err := Solve(context.Background(), b, Options{Objective: ObjectivePushes, Heuristic: h, Workspace: ws})
+			if err != nil {
+				t.Fatal(err)
+			}
+			fresh.Stats.MemoryUsed, reused.Stats.MemoryUsed = 0, 0
+			if diff := cmp.Diff(fresh, reused); diff != "" {
+				t.Fatalf("round %d level %d: reused workspace differs (-fresh +reused):\n%s", round, i+1, diff)
+			}
+		}
 	}
 }

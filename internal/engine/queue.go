@@ -35,6 +35,19 @@ func newOpenQueue(capacity int) *openQueue {
 	return &openQueue{entries: make([]openEntry, capacity), free: noRecord}
 }
 
+// reset empties the queue for a new search, keeping its memory.
+func (q *openQueue) reset() {
+	q.free, q.fresh = noRecord, 0
+	for i := range q.buckets {
+		b := &q.buckets[i]
+		for g := range b.heads {
+			b.heads[g] = noRecord
+		}
+		b.maxG, b.count = -1, 0
+	}
+	q.minF, q.count, q.peak = 0, 0, 0
+}
+
 // push queues record rec with priority (f, g). It reports false when the
 // entry slab is full.
 func (q *openQueue) push(rec uint32, f, g int) bool {
@@ -98,6 +111,9 @@ func (q *openQueue) pop() (rec uint32, f, g int, ok bool) {
 	q.free = e
 	return rec, q.minF, g, true
 }
+
+// peakEntries returns the most entries in use at once.
+func (q *openQueue) peakEntries() int { return q.peak }
 
 // lowest returns the smallest f queued, or -1.
 func (q *openQueue) lowest() int {

@@ -123,6 +123,43 @@ type Options struct {
 	// time (default 250 ms), from the searching goroutine.
 	OnProgress       func(Progress)
 	ProgressInterval time.Duration
+	// Workspace, when set, provides the table and open-list memory, and its
+	// size replaces Budget.Memory. Reusing one across searches (one at a
+	// time) saves allocating and clearing a large slab per level.
+	Workspace *Workspace
+}
+
+// Workspace is the big memory of a search: the transposition table slab,
+// the open-list slab and the path bitset, sized once from a byte budget.
+// It may be reused by consecutive searches, never by two at once.
+type Workspace struct {
+	tt     *table
+	open   *openQueue
+	onPath []uint64
+}
+
+// NewWorkspace allocates a workspace within memory bytes. The slabs are
+// allocated, not touched: pages are cleared as searches reach them.
+func NewWorkspace(memory int64) *Workspace {
+	if memory <= 0 {
+		memory = DefaultMemory
+	}
+	slots := tableSlots(memory)
+	t := newTable(slots)
+	return &Workspace{tt: t, open: newOpenQueue(t.limit), onPath: make([]uint64, (slots+63)/64)}
+}
+
+// Bytes returns the memory the workspace holds.
+func (w *Workspace) Bytes() int64 {
+	return int64(len(w.tt.slots))*recordBytes + int64(len(w.open.entries))*openEntryBytes +
+		int64(len(w.tt.epochs))*4 + int64(len(w.onPath))*8
+}
+
+// reset prepares the workspace for a new search.
+func (w *Workspace) reset() {
+	w.tt.reset()
+	w.open.reset()
+	clear(w.onPath)
 }
 
 // Stats describe the work a search did.
@@ -136,8 +173,10 @@ type Stats struct {
 	Matching   int64 // children pruned because the bound was infinite (bipartite deadlock)
 	MaxDepth   int   // deepest state expanded, in pushes
 	InitialLB  int   // lower bound of the start position
-	// TableBytes is the memory reserved for the table and the open list.
-	TableBytes int64
+	// MemoryReserved is the size of the table and open-list slabs (the
+	// budget, rounded down); MemoryUsed is the part this search touched
+	// (table pages, open-list entries at their peak).
+	MemoryReserved, MemoryUsed int64
 	// Elapsed is clock time from start to end (0 without a clock).
 	Elapsed time.Duration
 }
@@ -203,8 +242,12 @@ func Solve(ctx context.Context, b *Board, opts Options) (*Result, error) {
 	if mem == 0 {
 		mem = DefaultMemory
 	}
-	s := newSearcher(b, h, opts, mem)
-	res.Stats.TableBytes = int64(len(s.tt.slots))*recordBytes + int64(len(s.open.entries))*openEntryBytes
+	ws := opts.Workspace
+	if ws == nil {
+		ws = NewWorkspace(mem)
+	}
+	s := newSearcher(b, h, opts, ws)
+	res.Stats.MemoryReserved = ws.Bytes()
 	if s.clock != nil {
 		s.start = s.clock()
 		s.lastProgress = s.start
@@ -220,6 +263,7 @@ func Solve(ctx context.Context, b *Board, opts Options) (*Result, error) {
 	res.Stats.Matching = s.matchPruned
 	res.Stats.MaxDepth = s.maxDepth
 	res.Stats.InitialLB = s.initialLB
+	res.Stats.MemoryUsed = s.tt.bytesTouched() + int64(s.open.peakEntries())*openEntryBytes
 	if s.clock != nil {
 		res.Stats.Elapsed = s.clock().Sub(s.start)
 	}
@@ -274,11 +318,16 @@ type searcher struct {
 	boxHash uint64
 	onGoal  int
 
-	// reachability
-	stamp   []uint32
-	boxMark []uint32
-	gen     uint32
-	queue   []uint16
+	// reachability: stamp marks the expanded state's player region,
+	// cstamp a child's when its region must be searched.
+	stamp              []uint32
+	cstamp             []uint32
+	boxMark            []uint32
+	gen                uint32
+	queue              []uint16
+	ring               []uint16 // ring[sq*8+k]: the 8 squares around sq, clockwise from up
+	ringOK             [256]bool
+	slowNorm, fastNorm int64
 
 	// current path from the root
 	pathRec  []uint32
@@ -302,10 +351,11 @@ type searcher struct {
 	frozenPruned, matchPruned              int64
 	maxDepth, initialLB                    int
 	proofHolds                             bool
+	done                                   <-chan struct{}
 	start, lastProgress                    time.Time
 }
 
-func newSearcher(b *Board, h *Heuristic, opts Options, mem int64) *searcher {
+func newSearcher(b *Board, h *Heuristic, opts Options, ws *Workspace) *searcher {
 	n := b.Squares
 	s := &searcher{
 		b: b, nbr: b.Nbr, wall: uint16(n), goals: b.GoalIndex, zbox: b.ZBox, zpl: b.ZPlayer,
@@ -322,6 +372,8 @@ func newSearcher(b *Board, h *Heuristic, opts Options, mem int64) *searcher {
 	s.boxAt[n] = -2
 	s.boxes = make([]uint16, len(b.StartBoxes))
 	s.stamp = make([]uint32, n+1)
+	s.cstamp = make([]uint32, n+1)
+	s.initRing()
 	s.boxMark = make([]uint32, n+1)
 	s.queue = make([]uint16, n+1)
 	s.fmark = make([]uint32, n+1)
@@ -330,10 +382,8 @@ func newSearcher(b *Board, h *Heuristic, opts Options, mem int64) *searcher {
 	s.pathRec = make([]uint32, 0, 1024)
 	s.pathPush = make([]push, 0, 1024)
 	s.rebuild = make([]uint32, 0, 1024)
-	slots := tableSlots(mem)
-	s.tt = newTable(slots)
-	s.open = newOpenQueue(s.tt.limit)
-	s.onPath = make([]uint64, (slots+63)/64)
+	ws.reset()
+	s.tt, s.open, s.onPath = ws.tt, ws.open, ws.onPath
 	s.ev = newEvaluator(b, h, len(b.StartBoxes))
 	s.setRoot()
 	return s
@@ -356,39 +406,175 @@ func (s *searcher) setRoot() {
 // generation stamp, marks the boxes next to them in boxMark, and returns the
 // smallest reachable square (the normalised player square).
 func (s *searcher) reach(sq uint16) uint16 {
-	s.gen++
-	if s.gen == 0 {
-		clear(s.stamp)
-		clear(s.boxMark)
-		s.gen = 1
-	}
-	gen := s.gen
-	stamp, boxAt, nbr, q := s.stamp, s.boxAt, s.nbr, s.queue
+	gen := s.nextGen()
+	stamp, boxAt, nbr, q, boxMark := s.stamp, s.boxAt, s.nbr, s.queue, s.boxMark
 	stamp[sq] = gen
 	q[0] = sq
 	head, tail := 0, 1
 	low := sq
 	for head < tail {
-		c := q[head]
+		c := int(q[head]) * 4
 		head++
-		for _, m := range nbr[int(c)*4 : int(c)*4+4] {
+		for _, m := range nbr[c : c+4 : c+4] {
 			if stamp[m] == gen {
 				continue
 			}
-			switch v := boxAt[m]; {
-			case v == -1:
+			if v := boxAt[m]; v == -1 {
 				stamp[m] = gen
 				q[tail] = m
 				tail++
 				if m < low {
 					low = m
 				}
-			case v >= 0:
-				s.boxMark[m] = gen
+			} else if v >= 0 {
+				boxMark[m] = gen
 			}
 		}
 	}
 	return low
+}
+
+// childReach returns the normalised player square of the region around sq,
+// using the child stamps so the expanded state's region stays marked.
+func (s *searcher) childReach(sq uint16) uint16 {
+	gen := s.nextGen()
+	stamp, boxAt, nbr, q := s.cstamp, s.boxAt, s.nbr, s.queue
+	stamp[sq] = gen
+	q[0] = sq
+	head, tail := 0, 1
+	low := sq
+	for head < tail {
+		c := int(q[head]) * 4
+		head++
+		for _, m := range nbr[c : c+4 : c+4] {
+			if stamp[m] == gen {
+				continue
+			}
+			if boxAt[m] == -1 {
+				stamp[m] = gen
+				q[tail] = m
+				tail++
+				if m < low {
+					low = m
+				}
+			}
+		}
+	}
+	return low
+}
+
+func (s *searcher) nextGen() uint32 {
+	s.gen++
+	if s.gen == 0 {
+		clear(s.stamp)
+		clear(s.cstamp)
+		clear(s.boxMark)
+		s.gen = 1
+	}
+	return s.gen
+}
+
+// childNorm returns the normalised player square after the push of a box
+// from `from` to `to` in direction dir, already applied. The expanded
+// state's region C (stamp pgen, normalised square pnorm) is known, and most
+// pushes change it only by adding `from`, which makes a search unnecessary:
+//
+//   - No other region joins: from's two other free neighbours are in C.
+//   - No part of C is cut off: either `to` was outside C, or `to` was not
+//     C's smallest square and the free squares around `to` (its ring of
+//     eight) connect all its free neighbours, so any path through `to` can
+//     go around it.
+//
+// Then the child's region is C minus `to` plus `from`. Otherwise the region
+// is searched.
+func (s *searcher) childNorm(from, to uint16, dir uint8, pgen uint32, pnorm uint16) uint16 {
+	boxAt, stamp := s.boxAt, s.stamp
+	p1 := s.nbr[int(from)*4+int((dir+1)&3)]
+	p2 := s.nbr[int(from)*4+int((dir+3)&3)]
+	if (boxAt[p1] == -1 && stamp[p1] != pgen) || (boxAt[p2] == -1 && stamp[p2] != pgen) {
+		s.slowNorm++
+		return s.childReach(from)
+	}
+	if stamp[to] == pgen {
+		if to == pnorm {
+			s.slowNorm++
+			return s.childReach(from)
+		}
+		r := s.ring[int(to)*8 : int(to)*8+8 : int(to)*8+8]
+		var mask uint8
+		for k, q := range r {
+			if boxAt[q] == -1 {
+				mask |= 1 << k
+			}
+		}
+		if !s.ringOK[mask] {
+			s.slowNorm++
+			return s.childReach(from)
+		}
+	}
+	s.fastNorm++
+	return min(from, pnorm)
+}
+
+// initRing computes the ring of eight squares around every square and the
+// table saying which free-square patterns on a ring keep all free
+// orthogonal neighbours (even bits) in one cyclic run of free squares.
+func (s *searcher) initRing() {
+	b := s.b
+	n := b.Squares
+	s.ring = make([]uint16, (n+1)*8)
+	offs := [8][2]int{{0, -1}, {1, -1}, {1, 0}, {1, 1}, {0, 1}, {-1, 1}, {-1, 0}, {-1, -1}}
+	for sq := 0; sq <= n; sq++ {
+		for k, o := range offs {
+			s.ring[sq*8+k] = uint16(n)
+			if sq == n {
+				continue
+			}
+			x, y := b.XY(uint16(sq))
+			x, y = x+o[0], y+o[1]
+			if x < 0 || y < 0 || x >= b.Width || y >= b.Height {
+				continue
+			}
+			if q := b.SquareOf[y*b.Width+x]; q >= 0 {
+				s.ring[sq*8+k] = uint16(q)
+			}
+		}
+	}
+	for m := 0; m < 256; m++ {
+		// Label the cyclic runs of set bits; the orthogonal set bits must
+		// share one label.
+		if m == 255 {
+			s.ringOK[m] = true
+			continue
+		}
+		// Start right after a clear bit so no run wraps.
+		start := 0
+		for m&(1<<start) != 0 {
+			start++
+		}
+		runs, label := 0, -1
+		ok := true
+		inRun := false
+		for i := 1; i <= 8; i++ {
+			k := (start + i) % 8
+			if m&(1<<k) == 0 {
+				inRun = false
+				continue
+			}
+			if !inRun {
+				runs++
+				inRun = true
+			}
+			if k%2 == 0 {
+				if label == -1 {
+					label = runs
+				} else if label != runs {
+					ok = false
+				}
+			}
+		}
+		s.ringOK[m] = ok
+	}
 }
 
 // doPush moves box i from its square one step in direction dir; the player
@@ -498,17 +684,33 @@ func (s *searcher) priority(g, h int) int {
 // run is the search loop. It returns the status, a reason, and the goal
 // record when solved.
 func (s *searcher) run(ctx context.Context) (Status, string, uint32) {
-	// Root.
+	s.done = ctx.Done()
+	if ctx.Err() != nil {
+		return GaveUp, ReasonCancelled, 0
+	}
+	if st, reason, goal, end := s.begin(); end {
+		return st, reason, goal
+	}
+	for {
+		if st, reason, goal, end := s.step(); end {
+			return st, reason, goal
+		}
+	}
+}
+
+// begin checks and stores the root. end is true when that already decides
+// the search.
+func (s *searcher) begin() (st Status, reason string, goal uint32, end bool) {
 	n := len(s.boxes)
 	for i := 0; i < n; i++ {
 		if s.freezeDeadlock(s.boxes[i]) {
-			return Unsolvable, "the start position has a frozen box off a goal", 0
+			return Unsolvable, "the start position has a frozen box off a goal", 0, true
 		}
 	}
 	h0 := s.ev.full(s.boxes)
 	s.initialLB = h0
 	if h0 >= infCost {
-		return Unsolvable, "no assignment of boxes to goals is reachable", 0
+		return Unsolvable, "no assignment of boxes to goals is reachable", 0, true
 	}
 	norm := s.reach(s.player)
 	key := hashKey(s.boxHash ^ s.zpl[norm])
@@ -520,66 +722,64 @@ func (s *searcher) run(ctx context.Context) (Status, string, uint32) {
 	s.setOnPath(root)
 	if s.onGoal == n {
 		s.proofHolds = true
-		return Solved, "", root
+		return Solved, "", root, true
 	}
 	s.open.push(root, s.priority(0, h0), 0)
-	astar := s.objective == ObjectivePushes
-	done := ctx.Done()
+	return GaveUp, "", 0, false
+}
 
-	for {
-		r, f, g, ok := s.open.pop()
-		if !ok {
-			return Unsolvable, "every reachable position was searched", 0
-		}
-		rec := &s.tt.slots[r]
-		if rec.closed() || int(rec.g) != g {
-			continue // stale entry
-		}
-		if s.budget.Nodes > 0 && s.nodes >= s.budget.Nodes {
-			return GaveUp, ReasonNodes, 0
-		}
-		if s.nodes%checkEvery == 0 && s.nodes > 0 {
-			if done != nil {
-				select {
-				case <-done:
-					return GaveUp, ReasonCancelled, 0
-				default:
-				}
-			}
-			if s.clock != nil {
-				now := s.clock()
-				if !s.budget.Deadline.IsZero() && !now.Before(s.budget.Deadline) {
-					return GaveUp, ReasonDeadline, 0
-				}
-				if s.progress != nil && now.Sub(s.lastProgress) >= s.interval {
-					s.lastProgress = now
-					s.progress(Progress{Nodes: s.nodes, Stored: int64(s.tt.used), Depth: g, LowerBound: f, Elapsed: now.Sub(s.start)})
-				}
+// step pops one state and expands it. end is true when the search is over.
+func (s *searcher) step() (st Status, reason string, goal uint32, end bool) {
+	r, f, g, ok := s.open.pop()
+	if !ok {
+		return Unsolvable, "every reachable position was searched", 0, true
+	}
+	rec := &s.tt.slots[r]
+	if rec.closed() || int(rec.g) != g {
+		return GaveUp, "", 0, false // stale entry
+	}
+	if s.budget.Nodes > 0 && s.nodes >= s.budget.Nodes {
+		return GaveUp, ReasonNodes, 0, true
+	}
+	if s.nodes%checkEvery == 0 && s.nodes > 0 {
+		if s.done != nil {
+			select {
+			case <-s.done:
+				return GaveUp, ReasonCancelled, 0, true
+			default:
 			}
 		}
-		s.goTo(r)
-		if astar && s.onGoal == n {
-			// First goal popped: with an admissible bound, f = g is optimal.
-			s.proofHolds = true
-			return Solved, "", r
-		}
-		rec.setClosed()
-		s.nodes++
-		if g > s.maxDepth {
-			s.maxDepth = g
-		}
-		st, reason, goal := s.expand(r, g)
-		if st != GaveUp || reason != "" {
-			return st, reason, goal
+		if s.clock != nil {
+			now := s.clock()
+			if !s.budget.Deadline.IsZero() && !now.Before(s.budget.Deadline) {
+				return GaveUp, ReasonDeadline, 0, true
+			}
+			if s.progress != nil && now.Sub(s.lastProgress) >= s.interval {
+				s.lastProgress = now
+				s.progress(Progress{Nodes: s.nodes, Stored: int64(s.tt.used), Depth: g, LowerBound: f, Elapsed: now.Sub(s.start)})
+			}
 		}
 	}
+	s.goTo(r)
+	if s.objective == ObjectivePushes && s.onGoal == len(s.boxes) {
+		// First goal popped: with an admissible bound, f = g is optimal.
+		s.proofHolds = true
+		return Solved, "", r, true
+	}
+	rec.setClosed()
+	s.nodes++
+	if g > s.maxDepth {
+		s.maxDepth = g
+	}
+	st, reason, goal = s.expand(r, g)
+	return st, reason, goal, st != GaveUp || reason != ""
 }
 
 // expand generates the children of the current position (record r, g
 // pushes). It returns GaveUp with an empty reason to continue the search.
 func (s *searcher) expand(r uint32, g int) (Status, string, uint32) {
 	hcur := s.ev.sync(s.boxes)
-	s.reach(s.player)
+	pnorm := s.reach(s.player)
 	gen := s.gen
 	s.moves = s.moves[:0]
 	for _, b := range s.boxes {
@@ -615,7 +815,7 @@ func (s *searcher) expand(r uint32, g int) (Status, string, uint32) {
 			s.undoPush(p, player)
 			continue
 		}
-		norm := s.reach(p.from)
+		norm := s.childNorm(p.from, to, p.dir, gen, pnorm)
 		key := hashKey(s.boxHash ^ s.zpl[norm])
 		slot, found := s.tt.find(key)
 		if found {

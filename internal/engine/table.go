@@ -42,20 +42,34 @@ func hashKey(h uint64) uint64 {
 
 // table is an open-addressing transposition table with linear probing over
 // one slab of records, sized once from the memory budget. Records are never
-// moved or deleted, so a record's slot index is a stable id used for parent
-// links and open-list entries.
+// moved or deleted during a search, so a record's slot index is a stable id
+// used for parent links and open-list entries.
+//
+// The slab is cleared lazily, one page at a time: a page belongs to the
+// current search only when its epoch matches, and is zeroed the first time
+// a probe enters it. A workspace reused for another search therefore costs
+// only the pages that search touches, and touched pages measure the memory
+// really used.
 type table struct {
-	slots []record
-	used  int
-	limit int // most records before the table counts as full
+	slots   []record
+	epochs  []uint32 // per page
+	epoch   uint32
+	touched int // pages cleared for the current search
+	used    int
+	limit   int // most records before the table counts as full
 }
 
+// pageShift sets the page size: 1024 records, 16 KiB.
+const pageShift = 10
+
 // tableSlots returns how many slots a memory budget buys, leaving room for
-// one open-list entry per storable state.
+// one open-list entry per storable state, the page epochs and the path
+// bitset (see Workspace.Bytes).
 func tableSlots(memory int64) int {
-	// slots*16 + slots*(4/5)*8 <= memory
-	per := float64(recordBytes) + float64(openEntryBytes)*maxLoadNum/maxLoadDen
-	s := int64(float64(memory) / per)
+	// slots*16 + slots*(4/5)*8 + slots/1024*4 + slots/64*8 <= memory, with
+	// 16 bytes kept for rounding the last two up.
+	per := float64(recordBytes) + float64(openEntryBytes)*maxLoadNum/maxLoadDen + 4.0/(1<<pageShift) + 1.0/8
+	s := int64(float64(memory-16) / per)
 	if s < 16 {
 		s = 16
 	}
@@ -66,8 +80,35 @@ func tableSlots(memory int64) int {
 }
 
 func newTable(slots int) *table {
-	return &table{slots: make([]record, slots), limit: slots * maxLoadNum / maxLoadDen}
+	t := &table{slots: make([]record, slots), limit: slots * maxLoadNum / maxLoadDen}
+	t.epochs = make([]uint32, (slots+(1<<pageShift)-1)>>pageShift)
+	t.reset()
+	return t
 }
+
+// reset empties the table for a new search in O(pages).
+func (t *table) reset() {
+	t.epoch++
+	if t.epoch == 0 { // wrapped: every page must be cleared for real
+		clear(t.epochs)
+		t.epoch = 1
+	}
+	t.used, t.touched = 0, 0
+}
+
+// page makes sure the page of slot i belongs to the current search.
+func (t *table) page(i int) {
+	p := i >> pageShift
+	if t.epochs[p] != t.epoch {
+		lo := p << pageShift
+		clear(t.slots[lo:min(lo+1<<pageShift, len(t.slots))])
+		t.epochs[p] = t.epoch
+		t.touched++
+	}
+}
+
+// bytesTouched is the slab memory the current search has used.
+func (t *table) bytesTouched() int64 { return int64(t.touched) << pageShift * recordBytes }
 
 // home returns the first slot probed for key (fast range reduction of the
 // high hash bits, so any slot count works).
@@ -80,6 +121,7 @@ func (t *table) home(key uint64) int {
 // false.
 func (t *table) find(key uint64) (int, bool) {
 	i := t.home(key)
+	t.page(i)
 	n := len(t.slots)
 	for {
 		k := t.slots[i].key
@@ -92,6 +134,9 @@ func (t *table) find(key uint64) (int, bool) {
 		i++
 		if i == n {
 			i = 0
+		}
+		if i&(1<<pageShift-1) == 0 {
+			t.page(i)
 		}
 	}
 }

@@ -1,0 +1,150 @@
+package engine
+
+import (
+	"testing"
+)
+
+// benchSearcher returns a searcher on the benchmark level, advanced by
+// warm expansions so that its buffers have reached their steady-state size.
+func benchSearcher(tb testing.TB, rule Rule, obj Objective, warm int) *searcher {
+	tb.Helper()
+	l := loadCollection(tb, "testdata/bench.xsb")[0]
+	b := mustAnalyze(tb, l)
+	s := newSearcher(b, testHeuristic(b, rule), Options{Objective: obj}, NewWorkspace(512<<20))
+	if _, _, _, end := s.begin(); end {
+		tb.Fatal("benchmark level decided at the root")
+	}
+	for i := 0; i < warm; i++ {
+		if st, reason, _, end := s.step(); end {
+			tb.Fatalf("benchmark level ended during warm-up: %v %s", st, reason)
+		}
+	}
+	return s
+}
+
+// TestExpandAllocs proves the steady state of the search loop (pop,
+// rebuild, reachability, move generation, deadlock tests, bound, table
+// insert, queue push) allocates nothing.
+func TestExpandAllocs(t *testing.T) {
+	for _, rule := range []Rule{RuleSumMin, RuleGreedy, RuleMatching} {
+		obj := ObjectivePushes
+		if rule == RuleGreedy {
+			obj = ObjectiveAny
+		}
+		s := benchSearcher(t, rule, obj, 20000)
+		allocs := testing.AllocsPerRun(2000, func() {
+			if st, reason, _, end := s.step(); end {
+				t.Fatalf("search ended: %v %s", st, reason)
+			}
+		})
+		if allocs != 0 {
+			t.Errorf("%s: %v allocations per expanded node, want 0", rule, allocs)
+		}
+	}
+}
+
+func BenchmarkReach(b *testing.B) {
+	s := benchSearcher(b, RuleSumMin, ObjectivePushes, 0)
+	b.ReportAllocs()
+	for b.Loop() {
+		s.reach(s.player)
+	}
+}
+
+// BenchmarkMoveGen measures reachability plus collecting the legal pushes.
+func BenchmarkMoveGen(b *testing.B) {
+	s := benchSearcher(b, RuleSumMin, ObjectivePushes, 0)
+	b.ReportAllocs()
+	n := 0
+	for b.Loop() {
+		s.reach(s.player)
+		gen := s.gen
+		s.moves = s.moves[:0]
+		for _, bx := range s.boxes {
+			if s.boxMark[bx] != gen {
+				continue
+			}
+			for d := uint8(0); d < 4; d++ {
+				to := s.nbr[int(bx)*4+int(d)]
+				if s.boxAt[to] != -1 || s.b.Dead[to] || s.stamp[s.nbr[int(bx)*4+int(d^2)]] != gen {
+					continue
+				}
+				s.moves = append(s.moves, push{from: bx, dir: d})
+			}
+		}
+		n += len(s.moves)
+	}
+	if n == 0 {
+		b.Fatal("no moves")
+	}
+}
+
+// benchLowerBound measures the bound of a child position (one box moved),
+// the per-child cost in the search.
+func benchLowerBound(b *testing.B, rule Rule) {
+	s := benchSearcher(b, rule, ObjectivePushes, 0)
+	cur := s.ev.sync(s.boxes)
+	// Every box, every free neighbour square.
+	type mv struct {
+		i  int
+		to uint16
+	}
+	var mvs []mv
+	for i, bx := range s.boxes {
+		for d := 0; d < 4; d++ {
+			if to := s.nbr[int(bx)*4+d]; s.boxAt[to] == -1 {
+				mvs = append(mvs, mv{i, to})
+			}
+		}
+	}
+	b.ReportAllocs()
+	k := 0
+	for b.Loop() {
+		m := mvs[k%len(mvs)]
+		k++
+		s.ev.child(cur, s.boxes, m.i, m.to)
+	}
+}
+
+func BenchmarkLowerBoundSimple(b *testing.B)   { benchLowerBound(b, RuleSumMin) }
+func BenchmarkLowerBoundGreedy(b *testing.B)   { benchLowerBound(b, RuleGreedy) }
+func BenchmarkLowerBoundMatching(b *testing.B) { benchLowerBound(b, RuleMatching) }
+
+// BenchmarkTableInsert measures find plus insert of new keys, the table
+// refilled from empty whenever it reaches its load limit.
+func BenchmarkTableInsert(b *testing.B) {
+	t := newTable(1 << 22)
+	x := uint64(12345)
+	b.ReportAllocs()
+	for b.Loop() {
+		if t.full() {
+			b.StopTimer()
+			clear(t.slots)
+			t.used = 0
+			b.StartTimer()
+		}
+		x += 0x9e3779b97f4a7c15
+		z := (x ^ x>>31) * 0xbf58476d1ce4e5b9
+		key := hashKey(z ^ z>>29)
+		i, found := t.find(key)
+		if !found {
+			t.insert(i, key, 1, 2, 3, 1)
+		}
+	}
+}
+
+// BenchmarkExpand measures whole expansions (pop, rebuild, children) of an
+// A* search with the matching bound, in steady state.
+func BenchmarkExpand(b *testing.B) {
+	for _, rule := range []Rule{RuleSumMin, RuleMatching} {
+		b.Run(rule.String(), func(b *testing.B) {
+			s := benchSearcher(b, rule, ObjectivePushes, 1000)
+			b.ReportAllocs()
+			for b.Loop() {
+				if st, reason, _, end := s.step(); end {
+					b.Fatalf("search ended: %v %s", st, reason)
+				}
+			}
+		})
+	}
+}

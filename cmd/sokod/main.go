@@ -51,6 +51,8 @@ func commands() []command {
 	return []command{
 		levelsCommand(),
 		verifyCommand(),
+		solveCommand(),
+		benchCommand(),
 		configCommand(),
 		versionCommand(),
 	}

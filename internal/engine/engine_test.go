@@ -94,8 +94,8 @@ func TestPushOptimalAgainstOracle(t *testing.T) {
 	levels := loadCollection(t, "testdata/small.xsb")
 	for i, l := range levels {
 		want := oraclePushes(l, 2_000_000)
-		if want == -2 {
-			t.Fatalf("level %d (%s) too large for the oracle", i+1, l.Title)
+		if want < 0 {
+			t.Fatalf("level %d (%s): the oracle says %d; these fixtures must be solvable and small", i+1, l.Title, want)
 		}
 		for _, rule := range []Rule{RuleSumMin, RuleMatching} {
 			t.Run(fmt.Sprintf("%d-%s/%s", i+1, strings.ReplaceAll(l.Title, " ", "_"), rule), func(t *testing.T) {

@@ -155,11 +155,11 @@ func (w *Workspace) Bytes() int64 {
 		int64(len(w.tt.epochs))*4 + int64(len(w.onPath))*8
 }
 
-// reset prepares the workspace for a new search.
+// reset prepares the workspace for a new search. The path bitset is left
+// clean by the search before (see searcher.finish).
 func (w *Workspace) reset() {
 	w.tt.reset()
 	w.open.reset()
-	clear(w.onPath)
 }
 
 // Stats describe the work a search did.
@@ -253,6 +253,7 @@ func Solve(ctx context.Context, b *Board, opts Options) (*Result, error) {
 		s.lastProgress = s.start
 	}
 	st, reason, goal := s.run(ctx)
+	defer s.finish()
 	res.Status, res.Reason = st, reason
 	res.Stats.Nodes = s.nodes
 	res.Stats.Generated = s.generated
@@ -285,6 +286,14 @@ func Solve(ctx context.Context, b *Board, opts Options) (*Result, error) {
 	res.Solution, res.Metrics = sol, m
 	res.Optimal = opts.Objective == ObjectivePushes && s.proofHolds
 	return res, nil
+}
+
+// finish clears the path bits the search left in the workspace.
+func (s *searcher) finish() {
+	for _, r := range s.pathRec {
+		s.clearOnPath(r)
+	}
+	s.pathRec = s.pathRec[:0]
 }
 
 // push is one push of a search path: the box's square before the push and

@@ -1,0 +1,225 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/sokod/sokod/internal/builtin"
+	"github.com/sokod/sokod/internal/engine"
+	"github.com/sokod/sokod/sokoban"
+)
+
+// solveOutput is the "sokod solve --json" document.
+type solveOutput struct {
+	File  string `json:"file"`
+	Level int    `json:"level"`
+	Title string `json:"title"`
+	// Status is "solved", "unsolvable" or "gave_up".
+	Status string `json:"status"`
+	// Reason says why the search gave up or why the level is unsolvable.
+	Reason string `json:"reason,omitempty"`
+	// Solution is the LURD text; empty unless solved.
+	Solution   string `json:"solution"`
+	Moves      int    `json:"moves"`
+	Pushes     int    `json:"pushes"`
+	BoxLines   int    `json:"box_lines"`
+	BoxChanges int    `json:"box_changes"`
+	// Optimal is true when the solution is proved push-optimal.
+	Optimal   bool    `json:"optimal"`
+	Nodes     int64   `json:"nodes"`
+	Stored    int64   `json:"stored"`
+	Seconds   float64 `json:"seconds"`
+	Heuristic string  `json:"heuristic"`
+	Objective string  `json:"objective"`
+}
+
+// solveSettings are the options of one solve shared by solve and bench.
+type solveSettings struct {
+	objective engine.Objective
+	heuristic builtin.HeuristicSpec
+	time      time.Duration // 0: no limit
+	memory    int64
+	nodes     int64
+}
+
+// settingsFromFlags reads the command's own flags and the budget from the
+// configuration (limits.time, limits.memory, limits.nodes, which the global
+// --time, --memory and --nodes flags set).
+func settingsFromFlags(env *Env, objective, heuristic string) (solveSettings, error) {
+	var s solveSettings
+	obj, err := engine.ParseObjective(objective)
+	if err != nil {
+		return s, usagef("--objective: %v", err)
+	}
+	h, err := builtin.LookupHeuristic(heuristic)
+	if err != nil {
+		return s, usagef("--heuristic: %v", err)
+	}
+	if obj == engine.ObjectivePushes && !h.Admissible {
+		return s, usagef("--heuristic %s is not admissible, so it cannot prove push-optimality; use it with --objective any", h.Name)
+	}
+	s.objective, s.heuristic = obj, h
+	s.time = env.Config.Limits.Time
+	s.memory = int64(env.Config.Limits.Memory)
+	s.nodes = int64(env.Config.Limits.Nodes)
+	return s, nil
+}
+
+// solveLevel analyses and searches one level. ws may be nil. onProgress may
+// be nil. The error is an internal error; unsolvable and gave up are
+// results.
+func solveLevel(ctx context.Context, env *Env, l *sokoban.Level, s solveSettings, ws *engine.Workspace, onProgress func(engine.Progress)) (*engine.Result, error) {
+	b, err := engine.Analyze(l)
+	if err != nil {
+		return nil, withCode(exitBadInput, err)
+	}
+	h, err := s.heuristic.Prepare(b)
+	if err != nil {
+		return nil, fmt.Errorf("heuristic %s: %w", s.heuristic.Name, err)
+	}
+	opts := engine.Options{
+		Objective:  s.objective,
+		Heuristic:  h,
+		Budget:     engine.Budget{Nodes: s.nodes, Memory: s.memory},
+		Clock:      env.Now,
+		OnProgress: onProgress,
+		Workspace:  ws,
+	}
+	if s.time > 0 {
+		opts.Budget.Deadline = env.Now().Add(s.time)
+	}
+	return engine.Solve(ctx, b, opts)
+}
+
+// statusName is a result status as JSON spells it.
+func statusName(st engine.Status) string {
+	switch st {
+	case engine.Solved:
+		return "solved"
+	case engine.Unsolvable:
+		return "unsolvable"
+	}
+	return "gave_up"
+}
+
+// isTerminal reports whether w is a character device (a terminal).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+func solveCommand() command {
+	return command{
+		name: "solve",
+		args: "FILE [--level N] [--objective any|pushes] [--heuristic NAME] [--json]",
+		summary: "Solve a level and print the solution in LURD with its metrics. The budget comes from\n" +
+			"--time, --memory and --nodes (limits.* in the configuration). Exit codes: 0 solved,\n" +
+			"5 unsolvable, 6 gave up, 3 bad input, 130 interrupted.",
+		setup: func(fs *pflag.FlagSet) runFunc {
+			level := fs.Int("level", 1, "level `number` within FILE, from 1")
+			objective := fs.String("objective", "any", "`goal` of the search: any (a solution, fast) or pushes (fewest pushes, proved)")
+			heuristic := fs.String("heuristic", builtin.DefaultHeuristic, "lower bound `name`: simple, greedy (any only) or matching")
+			asJSON := fs.Bool("json", false, "print JSON: {file, level, title, status (solved|unsolvable|gave_up), reason, solution, moves, pushes, box_lines, box_changes, optimal, nodes, stored, seconds, heuristic, objective}")
+			return func(ctx context.Context, env *Env, args []string) error {
+				if err := argsBetween(args, 1, 1); err != nil {
+					return err
+				}
+				settings, err := settingsFromFlags(env, *objective, *heuristic)
+				if err != nil {
+					return err
+				}
+				l, err := readLevel(env, args[0], *level)
+				if err != nil {
+					return err
+				}
+				var progress func(engine.Progress)
+				live := !*asJSON && isTerminal(env.Stderr)
+				if live {
+					progress = func(p engine.Progress) {
+						fmt.Fprintf(env.Stderr, "\r\033[Ksearching: %s nodes, %s stored, depth %d, bound %d, %.1fs",
+							count(p.Nodes), count(p.Stored), p.Depth, p.LowerBound, p.Elapsed.Seconds())
+					}
+				}
+				start := env.Now()
+				r, err := solveLevel(ctx, env, l, settings, nil, progress)
+				if live {
+					fmt.Fprint(env.Stderr, "\r\033[K")
+				}
+				if err != nil {
+					return err
+				}
+				out := solveOutput{
+					File: args[0], Level: *level, Title: l.Title,
+					Status: statusName(r.Status), Reason: r.Reason,
+					Optimal: r.Optimal, Nodes: r.Stats.Nodes, Stored: r.Stats.Stored,
+					Seconds:   env.Now().Sub(start).Seconds(),
+					Heuristic: r.Heuristic, Objective: r.Objective.String(),
+				}
+				if r.Status == engine.Solved {
+					out.Solution = r.Solution.String()
+					out.Moves, out.Pushes = r.Metrics.Moves, r.Metrics.Pushes
+					out.BoxLines, out.BoxChanges = r.Metrics.BoxLines, r.Metrics.BoxChanges
+				}
+				if *asJSON {
+					if err := writeJSON(env.Stdout, out); err != nil {
+						return err
+					}
+				} else {
+					printSolve(env.Stdout, out)
+				}
+				switch {
+				case r.Status == engine.Solved:
+					return nil
+				case r.Status == engine.Unsolvable:
+					return withCode(exitUnsolvable, errSilent)
+				case r.Reason == engine.ReasonCancelled && ctx.Err() != nil:
+					return withCode(exitInterrupted, errSilent)
+				}
+				return withCode(exitGaveUp, errSilent)
+			}
+		},
+	}
+}
+
+func printSolve(w io.Writer, o solveOutput) {
+	name := fmt.Sprintf("level %d", o.Level)
+	if o.Title != "" {
+		name += fmt.Sprintf(" (%s)", o.Title)
+	}
+	switch o.Status {
+	case "solved":
+		proof := "not proved optimal"
+		if o.Optimal {
+			proof = "push-optimal"
+		}
+		fmt.Fprintf(w, "solved %s: %d pushes, %d moves, %s\n%s\n", name, o.Pushes, o.Moves, proof, o.Solution)
+		fmt.Fprintf(w, "moves %d  pushes %d  box lines %d  box changes %d\n", o.Moves, o.Pushes, o.BoxLines, o.BoxChanges)
+	case "unsolvable":
+		fmt.Fprintf(w, "unsolvable: %s: %s\n", name, o.Reason)
+	default:
+		fmt.Fprintf(w, "gave up: %s: %s\n", name, o.Reason)
+	}
+	fmt.Fprintf(w, "nodes %d  stored %d  %.2fs  heuristic %s  objective %s\n", o.Nodes, o.Stored, o.Seconds, o.Heuristic, o.Objective)
+}
+
+// count prints a count with a k/M/G suffix.
+func count(n int64) string {
+	switch {
+	case n >= 10_000_000_000:
+		return fmt.Sprintf("%dG", n/1_000_000_000)
+	case n >= 10_000_000:
+		return fmt.Sprintf("%dM", n/1_000_000)
+	case n >= 10_000:
+		return fmt.Sprintf("%dk", n/1_000)
+	}
+	return fmt.Sprint(n)
+}

@@ -266,6 +266,7 @@ func TestRandomLevelsAgainstOracle(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	tried, unsolvable := 0, 0
+	corrals := int64(0)
 	for tried < n {
 		src := randomLevel(rng)
 		if src == "" {
@@ -289,6 +290,15 @@ func TestRandomLevelsAgainstOracle(t *testing.T) {
 			if diff := cmp.Diff(expectFromOracle(want), summarize(r)); diff != "" {
 				t.Fatalf("level\n%s%s: (-oracle +engine):\n%s", src, rule, diff)
 			}
+			corrals += r.Stats.Corrals
+			r, err := Solve(context.Background(), b, Options{Objective: ObjectivePushes, Heuristic: testHeuristic(b, rule),
+				Budget: Budget{Memory: 4 << 20}, NoCorralPruning: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(expectFromOracle(want), summarize(r)); diff != "" {
+				t.Fatalf("level\n%s%s without corral pruning: (-oracle +engine):\n%s", src, rule, diff)
+			}
 			if r.Status == Solved {
 				checkSolution(t, l, r)
 			}
@@ -310,7 +320,10 @@ func TestRandomLevelsAgainstOracle(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d random levels, %d unsolvable", tried, unsolvable)
+	t.Logf("%d random levels, %d unsolvable; %d expansions restricted by a PI-corral", tried, unsolvable, corrals)
+	if corrals == 0 {
+		t.Error("no PI-corral pruning happened; the test does not exercise it")
+	}
 	if unsolvable == 0 || unsolvable == tried {
 		t.Errorf("random levels are all one kind (%d of %d unsolvable); the generator needs tuning", unsolvable, tried)
 	}
@@ -570,4 +583,57 @@ func TestWorkspaceReuse(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestGenerationWrap runs a search across the generation counter's
+// restart and checks it still matches a search that never restarts.
+func TestGenerationWrap(t *testing.T) {
+	l := loadCollection(t, "testdata/small.xsb")[9]
+	b := mustAnalyze(t, l)
+	want := solve(t, b, RuleMatching, ObjectivePushes, Budget{})
+	s := newSearcher(b, testHeuristic(b, RuleMatching), Options{Objective: ObjectivePushes}, NewWorkspace(1<<20))
+	s.gen = ^uint32(0) - genHeadroom - 3 // restarts within the first expansions
+	st, _, goal, end := s.begin()
+	for !end {
+		st, _, goal, end = s.step()
+	}
+	if st != Solved || len(s.pushPath(goal)) != want.Metrics.Pushes || s.gen > genHeadroom {
+		t.Errorf("got %v with %d pushes (gen %d), want solved with %d", st, len(s.pushPath(goal)), s.gen, want.Metrics.Pushes)
+	}
+}
+
+// TestCorralPruningKeepsOptimality compares push-optimal solutions with and
+// without PI-corral pruning on Microban I: both are proofs, so the push
+// counts must be equal wherever both finish.
+func TestCorralPruningKeepsOptimality(t *testing.T) {
+	levels := loadCollection(t, filepath.Join(levelsDir(t), "microban1.xsb"))
+	if testing.Short() {
+		levels = levels[:30]
+	}
+	var with, without int64
+	compared := 0
+	for i, l := range levels {
+		b := mustAnalyze(t, l)
+		h := testHeuristic(b, RuleMatching)
+		budget := Budget{Nodes: 200_000, Memory: 64 << 20}
+		ws := NewWorkspace(budget.Memory)
+		r1, err := Solve(context.Background(), b, Options{Objective: ObjectivePushes, Heuristic: h, Budget: budget, Workspace: ws})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r2, err := Solve(context.Background(), b, Options{Objective: ObjectivePushes, Heuristic: h, Budget: budget, Workspace: ws, NoCorralPruning: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r1.Status == GaveUp || r2.Status == GaveUp {
+			continue
+		}
+		compared++
+		with += r1.Stats.Nodes
+		without += r2.Stats.Nodes
+		if diff := cmp.Diff(summarize(r2), summarize(r1)); diff != "" {
+			t.Errorf("level %d: (-without +with corral pruning):\n%s", i+1, diff)
+		}
+	}
+	t.Logf("%d levels compared; nodes with PI-corral pruning %d, without %d", compared, with, without)
 }

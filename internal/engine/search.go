@@ -123,6 +123,9 @@ type Options struct {
 	// time (default 250 ms), from the searching goroutine.
 	OnProgress       func(Progress)
 	ProgressInterval time.Duration
+	// NoCorralPruning turns PI-corral pruning off (see corral.go); it is on
+	// by default and keeps completeness and push-optimality.
+	NoCorralPruning bool
 	// Workspace, when set, provides the table and open-list memory, and its
 	// size replaces Budget.Memory. Reusing one across searches (one at a
 	// time) saves allocating and clearing a large slab per level.
@@ -171,6 +174,8 @@ type Stats struct {
 	Reopened   int64 // closed states re-expanded after a cheaper path (A*)
 	Frozen     int64 // children pruned by the freeze deadlock test
 	Matching   int64 // children pruned because the bound was infinite (bipartite deadlock)
+	Corrals    int64 // expansions restricted to the pushes of a PI-corral
+	CorralDead int64 // expansions with a PI-corral and no push: deadlocks
 	MaxDepth   int   // deepest state expanded, in pushes
 	InitialLB  int   // lower bound of the start position
 	// MemoryReserved is the size of the table and open-list slabs (the
@@ -262,6 +267,8 @@ func Solve(ctx context.Context, b *Board, opts Options) (*Result, error) {
 	res.Stats.Reopened = s.reopened
 	res.Stats.Frozen = s.frozenPruned
 	res.Stats.Matching = s.matchPruned
+	res.Stats.Corrals = s.corrals
+	res.Stats.CorralDead = s.corralDead
 	res.Stats.MaxDepth = s.maxDepth
 	res.Stats.InitialLB = s.initialLB
 	res.Stats.MemoryUsed = s.tt.bytesTouched() + int64(s.open.peakEntries())*openEntryBytes
@@ -346,6 +353,13 @@ type searcher struct {
 
 	moves []push // scratch: pushes of the expanded state
 
+	// PI-corral pruning
+	corralPruning bool
+	cmark         []uint32 // corral generation per square (free squares and boxes)
+	kbox          []uint16 // boxes of the corral being checked
+	cscratch      []push   // its available inward pushes
+	cmoves        []push   // those of the best corral so far
+
 	// freeze test
 	fmark  []uint32
 	fgen   uint32
@@ -358,6 +372,7 @@ type searcher struct {
 	// statistics and bookkeeping
 	nodes, generated, duplicates, reopened int64
 	frozenPruned, matchPruned              int64
+	corrals, corralDead                    int64
 	maxDepth, initialLB                    int
 	proofHolds                             bool
 	done                                   <-chan struct{}
@@ -388,6 +403,11 @@ func newSearcher(b *Board, h *Heuristic, opts Options, ws *Workspace) *searcher 
 	s.fmark = make([]uint32, n+1)
 	s.fstack = make([]uint16, 0, len(b.StartBoxes)+1)
 	s.moves = make([]push, 0, 4*len(b.StartBoxes))
+	s.corralPruning = !opts.NoCorralPruning
+	s.cmark = make([]uint32, n+1)
+	s.kbox = make([]uint16, 0, len(b.StartBoxes))
+	s.cscratch = make([]push, 0, 4*len(b.StartBoxes))
+	s.cmoves = make([]push, 0, 4*len(b.StartBoxes))
 	s.pathRec = make([]uint32, 0, 1024)
 	s.pathPush = make([]push, 0, 1024)
 	s.rebuild = make([]uint32, 0, 1024)
@@ -474,13 +494,25 @@ func (s *searcher) childReach(sq uint16) uint16 {
 
 func (s *searcher) nextGen() uint32 {
 	s.gen++
-	if s.gen == 0 {
-		clear(s.stamp)
-		clear(s.cstamp)
-		clear(s.boxMark)
-		s.gen = 1
-	}
 	return s.gen
+}
+
+// genHeadroom is more generations than one expansion can use (one per
+// reachability search and corral flood, a few per box).
+const genHeadroom = 1 << 24
+
+// renewGens restarts the generation counter before it could wrap, at a
+// point where no stamp is in use (the start of an expansion), so the
+// parent's region never loses its marks in the middle of one.
+func (s *searcher) renewGens() {
+	if s.gen < ^uint32(0)-genHeadroom {
+		return
+	}
+	clear(s.stamp)
+	clear(s.cstamp)
+	clear(s.boxMark)
+	clear(s.cmark)
+	s.gen = 0
 }
 
 // childNorm returns the normalised player square after the push of a box
@@ -721,6 +753,7 @@ func (s *searcher) begin() (st Status, reason string, goal uint32, end bool) {
 	if h0 >= infCost {
 		return Unsolvable, "no assignment of boxes to goals is reachable", 0, true
 	}
+	s.renewGens()
 	norm := s.reach(s.player)
 	key := hashKey(s.boxHash ^ s.zpl[norm])
 	slot, _ := s.tt.find(key)
@@ -788,6 +821,7 @@ func (s *searcher) step() (st Status, reason string, goal uint32, end bool) {
 // pushes). It returns GaveUp with an empty reason to continue the search.
 func (s *searcher) expand(r uint32, g int) (Status, string, uint32) {
 	hcur := s.ev.sync(s.boxes)
+	s.renewGens()
 	pnorm := s.reach(s.player)
 	gen := s.gen
 	s.moves = s.moves[:0]
@@ -807,6 +841,14 @@ func (s *searcher) expand(r uint32, g int) (Status, string, uint32) {
 			s.moves = append(s.moves, push{from: b, dir: d})
 		}
 	}
+	moves := s.moves
+	if s.corralPruning && s.piCorral(gen) {
+		moves = s.cmoves
+		s.corrals++
+		if len(moves) == 0 {
+			s.corralDead++
+		}
+	}
 	astar := s.objective == ObjectivePushes
 	n := len(s.boxes)
 	cg := g + 1
@@ -814,7 +856,7 @@ func (s *searcher) expand(r uint32, g int) (Status, string, uint32) {
 		return GaveUp, ReasonMemory, 0 // g no longer fits a record
 	}
 	player := s.player
-	for _, p := range s.moves {
+	for _, p := range moves {
 		s.generated++
 		i := int(s.boxAt[p.from])
 		to := s.nbr[int(p.from)*4+int(p.dir)]

@@ -637,3 +637,37 @@ func TestCorralPruningKeepsOptimality(t *testing.T) {
 	}
 	t.Logf("%d levels compared; nodes with PI-corral pruning %d, without %d", compared, with, without)
 }
+
+// TestChildNorm checks the normalised player square computed without a full
+// search against a full search for every child generated while solving
+// the fixtures, random rooms and (when available) Microban I.
+func TestChildNorm(t *testing.T) {
+	levels := loadCollection(t, "testdata/small.xsb")
+	levels = append(levels, loadCollection(t, "testdata/bench.xsb")...)
+	if dir := os.Getenv("SOKOD_LEVELS"); dir != "" {
+		levels = append(levels, loadCollection(t, filepath.Join(dir, "microban1.xsb"))...)
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for len(levels) < 400 {
+		if l, err := sokoban.Parse(randomLevel(rng)); err == nil {
+			levels = append(levels, l)
+		}
+	}
+	var fast, join, seek, slow int64
+	ws := NewWorkspace(16 << 20)
+	for _, l := range levels {
+		b := mustAnalyze(t, l)
+		if b.Impossible != "" {
+			continue
+		}
+		s := newSearcher(b, testHeuristic(b, RuleMatching), Options{Objective: ObjectiveAny, Budget: Budget{Nodes: 3000}}, ws)
+		s.verifyNorm = true
+		s.run(context.Background())
+		s.finish()
+		fast, join, seek, slow = fast+s.fastNorm, join+s.joinNorm, seek+s.seekNorm, slow+s.slowNorm
+	}
+	t.Logf("children: %d without search, %d joins, %d seeks, %d full searches", fast, join, seek, slow)
+	if fast == 0 || join == 0 || seek == 0 || slow == 0 {
+		t.Error("some case of childNorm was never exercised")
+	}
+}

@@ -343,7 +343,8 @@ type searcher struct {
 	queue              []uint16
 	ring               []uint16 // ring[sq*8+k]: the 8 squares around sq, clockwise from up
 	ringOK             [256]bool
-	slowNorm, fastNorm int64
+	fastNorm, joinNorm, seekNorm, slowNorm int64
+	verifyNorm                             bool // tests: check childNorm by a full search
 
 	// current path from the root
 	pathRec  []uint32
@@ -517,44 +518,115 @@ func (s *searcher) renewGens() {
 
 // childNorm returns the normalised player square after the push of a box
 // from `from` to `to` in direction dir, already applied. The expanded
-// state's region C (stamp pgen, normalised square pnorm) is known, and most
-// pushes change it only by adding `from`, which makes a search unnecessary:
+// state's region C (stamp pgen, normalised square pnorm) is known, and the
+// child's region differs from it only around the two squares that changed:
 //
-//   - No other region joins: from's two other free neighbours are in C.
-//   - No part of C is cut off: either `to` was outside C, or `to` was not
-//     C's smallest square and the free squares around `to` (its ring of
-//     eight) connect all its free neighbours, so any path through `to` can
-//     go around it.
+//   - `from` is now free: it joins C, and so does any other region D next
+//     to it (a join).
+//   - `to` is now a box: if it was in C, C may be cut in two, unless `to`
+//     was not C's smallest square and the free squares around `to` (its
+//     ring of eight) connect all its free neighbours, so any path through
+//     `to` can go around it (C stays intact).
 //
-// Then the child's region is C minus `to` plus `from`. Otherwise the region
-// is searched.
+// With C intact and no join, the child's region is C minus `to` plus
+// `from`: no search at all. With C intact and a join, only the joining
+// regions are searched. With C possibly cut and no join, a depth-first
+// search from `from` heads for C's smallest square (up and left first) and
+// stops when it gets there. Otherwise the whole region is searched.
 func (s *searcher) childNorm(from, to uint16, dir uint8, pgen uint32, pnorm uint16) uint16 {
 	boxAt, stamp := s.boxAt, s.stamp
 	p1 := s.nbr[int(from)*4+int((dir+1)&3)]
 	p2 := s.nbr[int(from)*4+int((dir+3)&3)]
-	if (boxAt[p1] == -1 && stamp[p1] != pgen) || (boxAt[p2] == -1 && stamp[p2] != pgen) {
-		s.slowNorm++
-		return s.childReach(from)
-	}
+	join := (boxAt[p1] == -1 && stamp[p1] != pgen) || (boxAt[p2] == -1 && stamp[p2] != pgen)
+	intact := true
 	if stamp[to] == pgen {
 		if to == pnorm {
-			s.slowNorm++
-			return s.childReach(from)
-		}
-		r := s.ring[int(to)*8 : int(to)*8+8 : int(to)*8+8]
-		var mask uint8
-		for k, q := range r {
-			if boxAt[q] == -1 {
-				mask |= 1 << k
+			intact = false
+		} else {
+			r := s.ring[int(to)*8 : int(to)*8+8 : int(to)*8+8]
+			var mask uint8
+			for k, q := range r {
+				if boxAt[q] == -1 {
+					mask |= 1 << k
+				}
 			}
-		}
-		if !s.ringOK[mask] {
-			s.slowNorm++
-			return s.childReach(from)
+			intact = s.ringOK[mask]
 		}
 	}
-	s.fastNorm++
-	return min(from, pnorm)
+	switch {
+	case intact && !join:
+		s.fastNorm++
+		return min(from, pnorm)
+	case intact:
+		s.joinNorm++
+		return min(s.outside(from, pgen), pnorm)
+	case !join:
+		s.seekNorm++
+		return s.seek(from, pnorm)
+	}
+	s.slowNorm++
+	return s.childReach(from)
+}
+
+// outside searches the free squares connected to sq outside the region
+// stamped pgen and returns the smallest.
+func (s *searcher) outside(sq uint16, pgen uint32) uint16 {
+	gen := s.nextGen()
+	stamp, cstamp, boxAt, nbr, q := s.stamp, s.cstamp, s.boxAt, s.nbr, s.queue
+	cstamp[sq] = gen
+	q[0] = sq
+	head, tail := 0, 1
+	low := sq
+	for head < tail {
+		c := int(q[head]) * 4
+		head++
+		for _, m := range nbr[c : c+4 : c+4] {
+			if cstamp[m] == gen || boxAt[m] != -1 || stamp[m] == pgen {
+				continue
+			}
+			cstamp[m] = gen
+			q[tail] = m
+			tail++
+			if m < low {
+				low = m
+			}
+		}
+	}
+	return low
+}
+
+// seek searches depth-first from sq for target, up and left first since
+// target is the smallest square of the region it was in. It returns
+// min(sq, target) when it gets there, else the smallest square of sq's
+// region.
+func (s *searcher) seek(sq, target uint16) uint16 {
+	gen := s.nextGen()
+	cstamp, boxAt, nbr, st := s.cstamp, s.boxAt, s.nbr, s.queue
+	cstamp[sq] = gen
+	st[0] = sq
+	top := 1
+	low := sq
+	for top > 0 {
+		top--
+		c := int(st[top]) * 4
+		// Push right and down first so that up and left come out first.
+		for _, d := range [4]int{2, 3, 0, 1} {
+			m := nbr[c+d]
+			if cstamp[m] == gen || boxAt[m] != -1 {
+				continue
+			}
+			if m == target {
+				return min(sq, target)
+			}
+			cstamp[m] = gen
+			st[top] = m
+			top++
+			if m < low {
+				low = m
+			}
+		}
+	}
+	return low
 }
 
 // initRing computes the ring of eight squares around every square and the
@@ -867,6 +939,11 @@ func (s *searcher) expand(r uint32, g int) (Status, string, uint32) {
 			continue
 		}
 		norm := s.childNorm(p.from, to, p.dir, gen, pnorm)
+		if s.verifyNorm {
+			if full := s.childReach(p.from); full != norm {
+				panic(fmt.Sprintf("engine: childNorm %d, full search %d", norm, full))
+			}
+		}
 		key := hashKey(s.boxHash ^ s.zpl[norm])
 		slot, found := s.tt.find(key)
 		if found {

@@ -336,13 +336,15 @@ type searcher struct {
 
 	// reachability: stamp marks the expanded state's player region,
 	// cstamp a child's when its region must be searched.
-	stamp                                  []uint32
-	cstamp                                 []uint32
-	boxMark                                []uint32
-	gen                                    uint32
-	queue                                  []uint16
-	ring                                   []uint16 // ring[sq*8+k]: the 8 squares around sq, clockwise from up
-	ringOK                                 [256]bool
+	stamp   []uint32
+	cstamp  []uint32
+	boxMark []uint32
+	gen     uint32
+	queue   []uint16
+	ring    []uint16 // ring[sq*8+k]: the 8 squares around sq, clockwise from up
+	ringOK  [256]bool
+
+	// childNorm statistics, and a test switch that checks it
 	fastNorm, joinNorm, seekNorm, slowNorm int64
 	verifyNorm                             bool // tests: check childNorm by a full search
 

@@ -303,14 +303,20 @@ func TestRandomLevelsAgainstOracle(t *testing.T) {
 				checkSolution(t, l, r)
 			}
 		}
-		for _, rule := range []Rule{RuleGreedy, RuleMatching} {
-			r := solve(t, b, rule, ObjectiveAny, Budget{Memory: 4 << 20})
+		for k, rule := range []Rule{RuleGreedy, RuleMatching, RuleGreedy, RuleMatching} {
+			// Every strategy for objective any, with both bounds.
+			strategy := []Strategy{StrategyAlternate, StrategyGreedy, StrategyWeighted}[(tried+k)%3]
+			r, err := Solve(context.Background(), b, Options{Objective: ObjectiveAny, Heuristic: testHeuristic(b, rule),
+				Strategy: strategy, Weight: 2, Budget: Budget{Memory: 4 << 20}})
+			if err != nil {
+				t.Fatal(err)
+			}
 			wantStatus := Solved
 			if want == -1 {
 				wantStatus = Unsolvable
 			}
 			if r.Status != wantStatus || r.Optimal {
-				t.Fatalf("level\n%sany/%s: got %v optimal=%v, want %v", src, rule, r.Status, r.Optimal, wantStatus)
+				t.Fatalf("level\n%sany/%s/strategy %d: got %v optimal=%v, want %v", src, rule, strategy, r.Status, r.Optimal, wantStatus)
 			}
 			if r.Status == Solved {
 				checkSolution(t, l, r)

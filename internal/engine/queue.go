@@ -1,22 +1,29 @@
 package engine
 
-// openQueue is the open list: a bucket queue on integer f with, inside each
+// openQueue is an open list: a bucket queue on integer f with, inside each
 // f bucket, one LIFO list per g so that ties go to the larger g (the deepest
 // state, which also makes a child with its parent's f come out next: the
-// depth-first extension). Entries live in one preallocated slab with a free
-// list, so pushing and popping allocate nothing; only the first use of a new
-// f or g value may grow the small bucket index.
+// depth-first extension). Entries come from an entryPool, one preallocated
+// slab with a free list that several queues may share, so pushing and
+// popping allocate nothing; only the first use of a new f or g value may
+// grow the small bucket index.
 //
 // An entry names a record and the g it was queued with. A record whose g has
 // since improved is queued again; the older entry is then stale and skipped
 // when popped (lazy deletion).
 type openQueue struct {
-	entries []openEntry
-	free    uint32 // head of the free list, noRecord when empty
-	fresh   uint32 // entries[fresh:] were never used
+	pool    *entryPool
 	buckets []fBucket
 	minF    int
 	count   int // live entries, stale ones included
+}
+
+// entryPool is the slab of open-list entries.
+type entryPool struct {
+	entries []openEntry
+	free    uint32 // head of the free list, noRecord when empty
+	fresh   uint32 // entries[fresh:] were never used
+	used    int
 	peak    int
 }
 
@@ -31,13 +38,49 @@ type fBucket struct {
 	count int
 }
 
-func newOpenQueue(capacity int) *openQueue {
-	return &openQueue{entries: make([]openEntry, capacity), free: noRecord}
+func newEntryPool(capacity int) *entryPool {
+	return &entryPool{entries: make([]openEntry, capacity), free: noRecord}
 }
 
-// reset empties the queue for a new search, keeping its memory.
+// reset frees every entry, keeping the memory.
+func (p *entryPool) reset() {
+	p.free, p.fresh, p.used, p.peak = noRecord, 0, 0, 0
+}
+
+// get takes an entry; false when the slab is full.
+func (p *entryPool) get() (uint32, bool) {
+	var e uint32
+	switch {
+	case p.free != noRecord:
+		e = p.free
+		p.free = p.entries[e].next
+	case int(p.fresh) < len(p.entries):
+		e = p.fresh
+		p.fresh++
+	default:
+		return 0, false
+	}
+	p.used++
+	if p.used > p.peak {
+		p.peak = p.used
+	}
+	return e, true
+}
+
+// put returns an entry to the free list.
+func (p *entryPool) put(e uint32) {
+	p.entries[e].next = p.free
+	p.free = e
+	p.used--
+}
+
+func newOpenQueue(pool *entryPool) *openQueue {
+	return &openQueue{pool: pool}
+}
+
+// reset empties the queue for a new search, keeping its memory; the pool is
+// reset separately.
 func (q *openQueue) reset() {
-	q.free, q.fresh = noRecord, 0
 	for i := range q.buckets {
 		b := &q.buckets[i]
 		for g := range b.heads {
@@ -45,21 +88,14 @@ func (q *openQueue) reset() {
 		}
 		b.maxG, b.count = -1, 0
 	}
-	q.minF, q.count, q.peak = 0, 0, 0
+	q.minF, q.count = 0, 0
 }
 
 // push queues record rec with priority (f, g). It reports false when the
-// entry slab is full.
+// entry pool is full.
 func (q *openQueue) push(rec uint32, f, g int) bool {
-	var e uint32
-	switch {
-	case q.free != noRecord:
-		e = q.free
-		q.free = q.entries[e].next
-	case int(q.fresh) < len(q.entries):
-		e = q.fresh
-		q.fresh++
-	default:
+	e, ok := q.pool.get()
+	if !ok {
 		return false
 	}
 	for f >= len(q.buckets) {
@@ -69,16 +105,13 @@ func (q *openQueue) push(rec uint32, f, g int) bool {
 	for g >= len(b.heads) {
 		b.heads = append(b.heads, noRecord)
 	}
-	q.entries[e] = openEntry{rec: rec, next: b.heads[g]}
+	q.pool.entries[e] = openEntry{rec: rec, next: b.heads[g]}
 	b.heads[g] = e
 	if g > b.maxG {
 		b.maxG = g
 	}
 	b.count++
 	q.count++
-	if q.count > q.peak {
-		q.peak = q.count
-	}
 	if f < q.minF || q.count == 1 {
 		q.minF = f
 	}
@@ -100,20 +133,16 @@ func (q *openQueue) pop() (rec uint32, f, g int, ok bool) {
 	}
 	g = b.maxG
 	e := b.heads[g]
-	b.heads[g] = q.entries[e].next
+	b.heads[g] = q.pool.entries[e].next
 	b.count--
 	if b.count == 0 {
 		b.maxG = -1
 	}
 	q.count--
-	rec = q.entries[e].rec
-	q.entries[e].next = q.free
-	q.free = e
+	rec = q.pool.entries[e].rec
+	q.pool.put(e)
 	return rec, q.minF, g, true
 }
-
-// peakEntries returns the most entries in use at once.
-func (q *openQueue) peakEntries() int { return q.peak }
 
 // lowest returns the smallest f queued, or -1.
 func (q *openQueue) lowest() int {

@@ -14,9 +14,8 @@ type Objective uint8
 
 // The objectives.
 const (
-	// ObjectiveAny finds some solution fast: greedy best-first search on the
-	// lower bound (weighted A* when Weight > 0) with the depth-first
-	// extension. No optimality claim.
+	// ObjectiveAny finds some solution fast, by Options.Strategy (default:
+	// greedy best-first alternating with A*). No optimality claim.
 	ObjectiveAny Objective = iota
 	// ObjectivePushes finds a solution with the fewest pushes: A* with an
 	// admissible lower bound, re-opening states reached again more cheaply.
@@ -101,7 +100,7 @@ type Progress struct {
 	Nodes      int64 // states expanded
 	Stored     int64 // states in the transposition table
 	Depth      int   // pushes to the state being expanded
-	LowerBound int   // smallest f in the open list (a lower bound on the solution's pushes under A*)
+	LowerBound int   // smallest f of the A* open list (under ObjectivePushes a lower bound on the optimum); -1 without one
 	Elapsed    time.Duration
 }
 
@@ -111,8 +110,9 @@ type Options struct {
 	// Heuristic is the compiled lower bound; ObjectivePushes needs an
 	// admissible one.
 	Heuristic *Heuristic
-	// Weight applies to ObjectiveAny only: 0 orders the open list by the
-	// bound alone (greedy best-first), W > 0 by pushes + W*bound.
+	// Strategy applies to ObjectiveAny only.
+	Strategy Strategy
+	// Weight is W for StrategyWeighted (at least 1).
 	Weight int
 	Budget Budget
 	// Clock is the injected clock, checked every few thousand expansions for
@@ -137,7 +137,8 @@ type Options struct {
 // It may be reused by consecutive searches, never by two at once.
 type Workspace struct {
 	tt     *table
-	open   *openQueue
+	pool   *entryPool
+	queues [2]*openQueue
 	onPath []uint64
 }
 
@@ -149,12 +150,14 @@ func NewWorkspace(memory int64) *Workspace {
 	}
 	slots := tableSlots(memory)
 	t := newTable(slots)
-	return &Workspace{tt: t, open: newOpenQueue(t.limit), onPath: make([]uint64, (slots+63)/64)}
+	pool := newEntryPool(t.limit * entriesPerState / 2)
+	return &Workspace{tt: t, pool: pool, queues: [2]*openQueue{newOpenQueue(pool), newOpenQueue(pool)},
+		onPath: make([]uint64, (slots+63)/64)}
 }
 
 // Bytes returns the memory the workspace holds.
 func (w *Workspace) Bytes() int64 {
-	return int64(len(w.tt.slots))*recordBytes + int64(len(w.open.entries))*openEntryBytes +
+	return int64(len(w.tt.slots))*recordBytes + int64(len(w.pool.entries))*openEntryBytes +
 		int64(len(w.tt.epochs))*4 + int64(len(w.onPath))*8
 }
 
@@ -162,8 +165,27 @@ func (w *Workspace) Bytes() int64 {
 // clean by the search before (see searcher.finish).
 func (w *Workspace) reset() {
 	w.tt.reset()
-	w.open.reset()
+	w.pool.reset()
+	w.queues[0].reset()
+	w.queues[1].reset()
 }
+
+// Strategy is how ObjectiveAny orders its search.
+type Strategy uint8
+
+// The strategies for ObjectiveAny.
+const (
+	// StrategyAlternate keeps two open lists over one transposition table,
+	// greedy (f = bound) and A* (f = pushes + bound), and expands from each
+	// in turn. Neither order is good on every level (greedy can drift on a
+	// plateau where A* is quick, A* can drown where greedy dives straight
+	// in); alternating costs at most about twice the better one.
+	StrategyAlternate Strategy = iota
+	// StrategyGreedy: greedy best-first search, f = bound.
+	StrategyGreedy
+	// StrategyWeighted: weighted A*, f = pushes + Weight*bound.
+	StrategyWeighted
+)
 
 // Stats describe the work a search did.
 type Stats struct {
@@ -228,8 +250,11 @@ func Solve(ctx context.Context, b *Board, opts Options) (*Result, error) {
 	default:
 		return nil, fmt.Errorf("engine: unknown objective %d", opts.Objective)
 	}
-	if opts.Weight < 0 {
-		return nil, fmt.Errorf("engine: negative weight %d", opts.Weight)
+	switch {
+	case opts.Strategy > StrategyWeighted:
+		return nil, fmt.Errorf("engine: unknown strategy %d", opts.Strategy)
+	case opts.Strategy == StrategyWeighted && opts.Weight < 1:
+		return nil, fmt.Errorf("engine: weighted search needs a weight of at least 1, not %d", opts.Weight)
 	}
 	if !opts.Budget.Deadline.IsZero() && opts.Clock == nil {
 		return nil, errors.New("engine: a deadline needs a clock")
@@ -271,7 +296,7 @@ func Solve(ctx context.Context, b *Board, opts Options) (*Result, error) {
 	res.Stats.CorralDead = s.corralDead
 	res.Stats.MaxDepth = s.maxDepth
 	res.Stats.InitialLB = s.initialLB
-	res.Stats.MemoryUsed = s.tt.bytesTouched() + int64(s.open.peakEntries())*openEntryBytes
+	res.Stats.MemoryUsed = s.tt.bytesTouched() + int64(s.pool.peak)*openEntryBytes
 	if s.clock != nil {
 		res.Stats.Elapsed = s.clock().Sub(s.start)
 	}
@@ -368,9 +393,12 @@ type searcher struct {
 	fgen   uint32
 	fstack []uint16
 
-	tt   *table
-	open *openQueue
-	ev   *evaluator
+	tt     *table
+	pool   *entryPool
+	queues []*openQueue // one, or two taking turns
+	kinds  []queueKind  // how each queue orders states
+	turn   int          // the queue to expand from next
+	ev     *evaluator
 
 	// statistics and bookkeeping
 	nodes, generated, duplicates, reopened int64
@@ -415,7 +443,18 @@ func newSearcher(b *Board, h *Heuristic, opts Options, ws *Workspace) *searcher 
 	s.pathPush = make([]push, 0, 1024)
 	s.rebuild = make([]uint32, 0, 1024)
 	ws.reset()
-	s.tt, s.open, s.onPath = ws.tt, ws.open, ws.onPath
+	s.tt, s.pool, s.onPath = ws.tt, ws.pool, ws.onPath
+	switch {
+	case opts.Objective == ObjectivePushes:
+		s.kinds = []queueKind{byAStar}
+	case opts.Strategy == StrategyGreedy:
+		s.kinds = []queueKind{byBound}
+	case opts.Strategy == StrategyWeighted:
+		s.kinds = []queueKind{byWeighted}
+	default:
+		s.kinds = []queueKind{byBound, byAStar}
+	}
+	s.queues = ws.queues[:len(s.kinds)]
 	s.ev = newEvaluator(b, h, len(b.StartBoxes))
 	s.setRoot()
 	return s
@@ -785,15 +824,59 @@ func (s *searcher) pushPath(r uint32) []push {
 	return out
 }
 
-// priority returns the open-list key of a state with g pushes and bound h.
-func (s *searcher) priority(g, h int) int {
-	if s.objective == ObjectivePushes {
-		return g + h
-	}
-	if s.weight == 0 {
+// queueKind says how an open list orders states.
+type queueKind uint8
+
+const (
+	byAStar    queueKind = iota // f = g + h
+	byBound                     // f = h
+	byWeighted                  // f = g + W*h
+)
+
+// priority returns the key of a state with g pushes and bound h in an open
+// list of kind k.
+func (s *searcher) priority(k queueKind, g, h int) int {
+	switch k {
+	case byBound:
 		return h
+	case byWeighted:
+		return g + s.weight*h
 	}
-	return g + s.weight*h
+	return g + h
+}
+
+// enqueue puts a record in every open list. It reports false when the
+// entry pool is full.
+func (s *searcher) enqueue(r uint32, g, h int) bool {
+	for k, q := range s.queues {
+		if !q.push(r, s.priority(s.kinds[k], g, h), g) {
+			return false
+		}
+	}
+	return true
+}
+
+// next pops the next state to expand, taking the open lists in turn. ok is
+// false when every list is empty.
+func (s *searcher) next() (r uint32, f, g int, ok bool) {
+	for range s.queues {
+		q := s.queues[s.turn]
+		if r, f, g, ok = q.pop(); ok {
+			return r, f, g, true
+		}
+		s.turn = (s.turn + 1) % len(s.queues)
+	}
+	return 0, 0, 0, false
+}
+
+// lowerBound is the smallest f of the A* list, -1 without one.
+func (s *searcher) lowerBound() int {
+	for k, q := range s.queues {
+		if s.kinds[k] == byAStar {
+			return q.lowest()
+		}
+	}
+	return -1
 }
 
 // run is the search loop. It returns the status, a reason, and the goal
@@ -840,13 +923,13 @@ func (s *searcher) begin() (st Status, reason string, goal uint32, end bool) {
 		s.proofHolds = true
 		return Solved, "", root, true
 	}
-	s.open.push(root, s.priority(0, h0), 0)
+	s.enqueue(root, 0, h0)
 	return GaveUp, "", 0, false
 }
 
 // step pops one state and expands it. end is true when the search is over.
 func (s *searcher) step() (st Status, reason string, goal uint32, end bool) {
-	r, f, g, ok := s.open.pop()
+	r, _, g, ok := s.next()
 	if !ok {
 		return Unsolvable, "every reachable position was searched", 0, true
 	}
@@ -872,7 +955,7 @@ func (s *searcher) step() (st Status, reason string, goal uint32, end bool) {
 			}
 			if s.progress != nil && now.Sub(s.lastProgress) >= s.interval {
 				s.lastProgress = now
-				s.progress(Progress{Nodes: s.nodes, Stored: int64(s.tt.used), Depth: g, LowerBound: f, Elapsed: now.Sub(s.start)})
+				s.progress(Progress{Nodes: s.nodes, Stored: int64(s.tt.used), Depth: g, LowerBound: s.lowerBound(), Elapsed: now.Sub(s.start)})
 			}
 		}
 	}
@@ -884,6 +967,7 @@ func (s *searcher) step() (st Status, reason string, goal uint32, end bool) {
 	}
 	rec.setClosed()
 	s.nodes++
+	s.turn = (s.turn + 1) % len(s.queues)
 	if g > s.maxDepth {
 		s.maxDepth = g
 	}
@@ -970,7 +1054,7 @@ func (s *searcher) expand(r uint32, g int) (Status, string, uint32) {
 				c.setOpen()
 				s.reopened++
 			}
-			if !s.open.push(uint32(slot), s.priority(cg, h), cg) {
+			if !s.enqueue(uint32(slot), cg, h) {
 				return GaveUp, ReasonMemory, 0
 			}
 			continue
@@ -988,7 +1072,7 @@ func (s *searcher) expand(r uint32, g int) (Status, string, uint32) {
 		if !astar && s.onGoalAfter(p, to) == n {
 			return Solved, "", uint32(slot)
 		}
-		if !s.open.push(uint32(slot), s.priority(cg, h), cg) {
+		if !s.enqueue(uint32(slot), cg, h) {
 			return GaveUp, ReasonMemory, 0
 		}
 	}

@@ -25,6 +25,10 @@ const (
 	recordBytes = 16
 	// openEntryBytes is the size of one open-list entry.
 	openEntryBytes = 8
+	// entriesPerState/2 is how many open-list entries the memory budget
+	// provides per storable state: A* needs about one, alternating lists
+	// two per open state, and some states are always closed.
+	entriesPerState = 3
 	// maxLoadNum/maxLoadDen is the fill ratio at which the table is full.
 	maxLoadNum, maxLoadDen = 4, 5
 	// noRecord is the parent of the root.
@@ -63,12 +67,12 @@ type table struct {
 const pageShift = 10
 
 // tableSlots returns how many slots a memory budget buys, leaving room for
-// one open-list entry per storable state, the page epochs and the path
+// 1.5 open-list entries per storable state, the page epochs and the path
 // bitset (see Workspace.Bytes).
 func tableSlots(memory int64) int {
-	// slots*16 + slots*(4/5)*8 + slots/1024*4 + slots/64*8 <= memory, with
-	// 16 bytes kept for rounding the last two up.
-	per := float64(recordBytes) + float64(openEntryBytes)*maxLoadNum/maxLoadDen + 4.0/(1<<pageShift) + 1.0/8
+	// slots*16 + slots*(4/5)*(3/2)*8 + slots/1024*4 + slots/64*8 <= memory,
+	// with 16 bytes kept for rounding the last two up.
+	per := float64(recordBytes) + float64(openEntryBytes)*maxLoadNum/maxLoadDen*entriesPerState/2 + 4.0/(1<<pageShift) + 1.0/8
 	s := int64(float64(memory-16) / per)
 	if s < 16 {
 		s = 16

@@ -76,32 +76,40 @@ func LookupHeuristic(name string) (HeuristicSpec, error) {
 	return specs[i], nil
 }
 
-// pushDistances returns the cost table shared by the built-ins: the push
+// pushDistances returns the cost tables shared by the built-ins: the push
 // distance of a lone box from each square to each goal, tracking the side
-// the player can reach (engine.Board.Dist). The board's table is copied so
-// the heuristic owns its costs.
-func pushDistances(b *engine.Board) []uint16 {
-	return slices.Clone(b.Dist[:b.Squares*len(b.Goals)])
+// the player can reach, as the minimum over the player's regions
+// (engine.Board.Dist) and by region (engine.Board.RegionDist). The board's
+// tables are copied so the heuristic owns its costs.
+func pushDistances(b *engine.Board) (costs, regionCosts []uint16) {
+	g := len(b.Goals)
+	return slices.Clone(b.Dist[:b.Squares*g]), slices.Clone(b.RegionDist[:b.Squares*engine.Regions*g])
+}
+
+func compile(b *engine.Board, name string, rule engine.Rule, admissible bool) *engine.Heuristic {
+	costs, region := pushDistances(b)
+	return &engine.Heuristic{Name: name, Costs: costs, RegionCosts: region, Rule: rule, Admissible: admissible}
 }
 
 // Simple is the sum over boxes of the push distance to the nearest goal.
 // Admissible: every box needs at least that many pushes, and one push moves
-// one box one square.
+// one box one square. With the distances by player region it is also
+// consistent (a push lowers it by at most one).
 func Simple(b *engine.Board) *engine.Heuristic {
-	return &engine.Heuristic{Name: "simple", Costs: pushDistances(b), Rule: engine.RuleSumMin, Admissible: true}
+	return compile(b, "simple", engine.RuleSumMin, true)
 }
 
 // Greedy matches boxes to goals greedily by push distance. Not admissible:
 // a greedy matching can cost more than the minimum one, which is the best
 // admissible bound of this kind, so it may overestimate the pushes left.
 func Greedy(b *engine.Board) *engine.Heuristic {
-	return &engine.Heuristic{Name: "greedy", Costs: pushDistances(b), Rule: engine.RuleGreedy, Admissible: false}
+	return compile(b, "greedy", engine.RuleGreedy, false)
 }
 
 // Matching is the cost of a minimum-cost perfect matching of boxes to goals
 // by push distance. Admissible, since every solution assigns each box its
 // own goal and pushes it at least that far; infinite (a deadlock) when no
-// perfect matching over reachable pairs exists.
+// perfect matching over reachable pairs exists. Consistent, like Simple.
 func Matching(b *engine.Board) *engine.Heuristic {
-	return &engine.Heuristic{Name: "matching", Costs: pushDistances(b), Rule: engine.RuleMatching, Admissible: true}
+	return compile(b, "matching", engine.RuleMatching, true)
 }

@@ -55,7 +55,7 @@ func TestBounds(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if h.Name != spec.Name || h.Admissible != spec.Admissible || len(h.Costs) != b.Squares*len(b.Goals) {
+			if h.Name != spec.Name || h.Admissible != spec.Admissible || len(h.Costs) != b.Squares*len(b.Goals) || len(h.RegionCosts) != b.Squares*engine.Regions*len(b.Goals) {
 				t.Fatalf("%s: compiled %q admissible=%v with %d costs", spec.Name, h.Name, h.Admissible, len(h.Costs))
 			}
 			r, err := engine.Solve(context.Background(), b, engine.Options{Objective: engine.ObjectiveAny, Heuristic: h, Budget: engine.Budget{Memory: 1 << 20}})

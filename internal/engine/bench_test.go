@@ -83,7 +83,7 @@ func BenchmarkMoveGen(b *testing.B) {
 // the per-child cost in the search.
 func benchLowerBound(b *testing.B, rule Rule) {
 	s := benchSearcher(b, rule, ObjectivePushes, 0)
-	cur := s.ev.sync(s.boxes)
+	cur := s.ev.sync(s.boxes, s.player)
 	// Every box, every free neighbour square.
 	type mv struct {
 		i  int
@@ -102,7 +102,7 @@ func benchLowerBound(b *testing.B, rule Rule) {
 	for b.Loop() {
 		m := mvs[k%len(mvs)]
 		k++
-		s.ev.child(cur, s.boxes, m.i, m.to)
+		s.ev.child(cur, m.i, m.to, s.boxes[m.i])
 	}
 }
 

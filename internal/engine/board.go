@@ -60,6 +60,11 @@ type Board struct {
 	// track which side of the box the player can reach, and is the minimum
 	// over the player's possible sides, so it never overestimates.
 	Dist []uint16
+	// RegionDist is the same distance when the player is known to be in a
+	// given region of the board around the box:
+	// RegionDist[(sq*Regions+region)*len(Goals)+goal], region as Region
+	// returns it, or Inf. Never below Dist.
+	RegionDist []uint16
 	// Dead marks squares from which no goal can be reached by pushes, even
 	// on an otherwise empty board. The sentinel is dead.
 	Dead []bool
@@ -78,6 +83,32 @@ type Board struct {
 	// direction d belongs to when a lone box stands on sq; sides with equal
 	// labels are connected. 0xFF for a wall side.
 	sideComp []uint8
+	// The depth-first search behind the labels: disc is each square's
+	// discovery time; [regLo, regHi) at sq*4+e is the discovery interval of
+	// the subtree of sq's child in direction e (empty when that neighbour is
+	// no child), regLbl its label.
+	disc         []int32
+	regLo, regHi []int32
+	regLbl       []uint8
+}
+
+// Regions is the number of region labels around a square: 0-3 for regions
+// cut off by a box on the square (named by a direction they touch), 4 for
+// the rest.
+const Regions = 5
+
+// Region returns the label of the region of the board that holds square p
+// when a lone box stands on square q (p != q). O(1): p lies in the subtree
+// of one of q's depth-first children, or else on the side of q's parent.
+func (b *Board) Region(q, p uint16) uint8 {
+	d := b.disc[p]
+	i := int(q) * 4
+	for e := 0; e < 4; e++ {
+		if d >= b.regLo[i+e] && d < b.regHi[i+e] {
+			return b.regLbl[i+e]
+		}
+	}
+	return 4
 }
 
 // Analyze computes the per-level tables. It fails only for levels the engine
@@ -281,6 +312,24 @@ func (b *Board) computeSides() {
 			}
 		}
 	}
+	b.disc = disc
+	b.regLo = make([]int32, n*4)
+	b.regHi = make([]int32, n*4)
+	b.regLbl = make([]uint8, n*4)
+	for s := 0; s < n; s++ {
+		for e := 0; e < 4; e++ {
+			cn := b.Nbr[s*4+e]
+			if cn == wall || parent[cn] != int32(s) || disc[cn] < disc[s] {
+				continue
+			}
+			c := int32(cn)
+			b.regLo[s*4+e], b.regHi[s*4+e] = disc[c], disc[c]+size[c]
+			b.regLbl[s*4+e] = 4
+			if low[c] >= disc[s] {
+				b.regLbl[s*4+e] = uint8(e)
+			}
+		}
+	}
 	for s := 0; s < n; s++ {
 		// Label 4 is the region containing the DFS parent (and every child
 		// subtree that links above s); labels 0..3 are the separate child
@@ -325,6 +374,10 @@ func (b *Board) computeDistances() {
 	for i := range b.Dist {
 		b.Dist[i] = Inf
 	}
+	b.RegionDist = make([]uint16, (n+1)*Regions*g)
+	for i := range b.RegionDist {
+		b.RegionDist[i] = Inf
+	}
 	if n == 0 || g == 0 {
 		return
 	}
@@ -344,6 +397,9 @@ func (b *Board) computeDistances() {
 			queue = append(queue, int32(sq)*4+int32(d))
 			if dist < b.Dist[int(sq)*g+j] {
 				b.Dist[int(sq)*g+j] = dist
+			}
+			if r := (int(sq)*Regions+int(lbl))*g + j; dist < b.RegionDist[r] {
+				b.RegionDist[r] = dist
 			}
 		}
 		dists := make([]uint16, 0) // distance per queue entry, parallel

@@ -20,6 +20,13 @@ import (
 // internal/builtin compiles them (that package imports this one, so the
 // tests cannot import it).
 func testHeuristic(b *Board, rule Rule) *Heuristic {
+	h := plainHeuristic(b, rule)
+	h.RegionCosts = append([]uint16(nil), b.RegionDist[:b.Squares*Regions*len(b.Goals)]...)
+	return h
+}
+
+// plainHeuristic is testHeuristic without region costs.
+func plainHeuristic(b *Board, rule Rule) *Heuristic {
 	costs := append([]uint16(nil), b.Dist[:b.Squares*len(b.Goals)]...)
 	return &Heuristic{Name: rule.String(), Costs: costs, Rule: rule, Admissible: rule != RuleGreedy}
 }
@@ -266,7 +273,7 @@ func TestRandomLevelsAgainstOracle(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	tried, unsolvable := 0, 0
-	corrals := int64(0)
+	corrals, reopened := int64(0), int64(0)
 	for tried < n {
 		src := randomLevel(rng)
 		if src == "" {
@@ -291,7 +298,9 @@ func TestRandomLevelsAgainstOracle(t *testing.T) {
 				t.Fatalf("level\n%s%s: (-oracle +engine):\n%s", src, rule, diff)
 			}
 			corrals += r.Stats.Corrals
-			r, err := Solve(context.Background(), b, Options{Objective: ObjectivePushes, Heuristic: testHeuristic(b, rule),
+			reopened += r.Stats.Reopened
+			// Without region costs (and without corral pruning).
+			r, err := Solve(context.Background(), b, Options{Objective: ObjectivePushes, Heuristic: plainHeuristic(b, rule),
 				Budget: Budget{Memory: 4 << 20}, NoCorralPruning: true})
 			if err != nil {
 				t.Fatal(err)
@@ -329,6 +338,9 @@ func TestRandomLevelsAgainstOracle(t *testing.T) {
 	t.Logf("%d random levels, %d unsolvable; %d expansions restricted by a PI-corral", tried, unsolvable, corrals)
 	if corrals == 0 {
 		t.Error("no PI-corral pruning happened; the test does not exercise it")
+	}
+	if reopened != 0 {
+		t.Errorf("%d states re-opened: the region-aware bounds should be consistent", reopened)
 	}
 	if unsolvable == 0 || unsolvable == tried {
 		t.Errorf("random levels are all one kind (%d of %d unsolvable); the generator needs tuning", unsolvable, tried)
@@ -369,7 +381,7 @@ func TestBipartiteDeadlock(t *testing.T) {
 		t.Errorf("sum-min: got %v after %d nodes, want unsolvable after a search", r.Status, r.Stats.Nodes)
 	}
 	e := newEvaluator(b, testHeuristic(b, RuleMatching), len(b.StartBoxes))
-	if got := e.full(b.StartBoxes); got < infCost {
+	if got := e.sync(b.StartBoxes, b.StartPlayer); got < infCost {
 		t.Errorf("matching bound = %d, want infinite", got)
 	}
 }
@@ -675,5 +687,88 @@ func TestChildNorm(t *testing.T) {
 	t.Logf("children: %d without search, %d joins, %d seeks, %d full searches", fast, join, seek, slow)
 	if fast == 0 || join == 0 || seek == 0 || slow == 0 {
 		t.Error("some case of childNorm was never exercised")
+	}
+}
+
+// TestRegions checks Board.Region against a brute-force flood fill of the
+// board with one square blocked, and RegionDist against the consistency
+// property the search relies on: a push from s to t changes the pushed
+// box's distance by at most one.
+func TestRegions(t *testing.T) {
+	levels := loadCollection(t, "testdata/small.xsb")
+	levels = append(levels, loadCollection(t, "testdata/bench.xsb")...)
+	rng := rand.New(rand.NewPCG(5, 6))
+	for len(levels) < 150 {
+		if l, err := sokoban.Parse(randomLevel(rng)); err == nil {
+			levels = append(levels, l)
+		}
+	}
+	for li, l := range levels {
+		b := mustAnalyze(t, l)
+		n, g := b.Squares, len(b.Goals)
+		comp := make([]int, n)
+		for q := 0; q < n; q++ {
+			// Flood the board minus q; squares in one component must get
+			// one label, squares in different components different ones.
+			for i := range comp {
+				comp[i] = -1
+			}
+			comp[q] = -2
+			next := 0
+			for start := 0; start < n; start++ {
+				if comp[start] != -1 {
+					continue
+				}
+				stack := []int{start}
+				comp[start] = next
+				for len(stack) > 0 {
+					c := stack[len(stack)-1]
+					stack = stack[:len(stack)-1]
+					for d := 0; d < 4; d++ {
+						m := int(b.Nbr[c*4+d])
+						if m < n && comp[m] == -1 {
+							comp[m] = next
+							stack = append(stack, m)
+						}
+					}
+				}
+				next++
+			}
+			label := map[int]uint8{}
+			seen := map[uint8]int{}
+			for p := 0; p < n; p++ {
+				if p == q {
+					continue
+				}
+				r := b.Region(uint16(q), uint16(p))
+				if want, ok := label[comp[p]]; ok && want != r {
+					t.Fatalf("level %d: square %d, box on %d: region %d, but %d elsewhere in its component", li+1, p, q, r, want)
+				}
+				if c, ok := seen[r]; ok && c != comp[p] {
+					t.Fatalf("level %d: box on %d: region %d names two components", li+1, q, r)
+				}
+				label[comp[p]], seen[r] = r, comp[p]
+			}
+		}
+		// Consistency of RegionDist over every push on an empty board.
+		for s := 0; s < n; s++ {
+			for d := 0; d < 4; d++ {
+				side, to := b.Nbr[s*4+(d^2)], b.Nbr[s*4+d]
+				if int(side) >= n || int(to) >= n {
+					continue
+				}
+				rs := (s*Regions + int(b.Region(uint16(s), side))) * g
+				rt := (int(to)*Regions + int(b.Region(to, uint16(s)))) * g
+				for j := 0; j < g; j++ {
+					ds, dt := b.RegionDist[rs+j], b.RegionDist[rt+j]
+					if dt != Inf && (ds == Inf || int(ds) > int(dt)+1) {
+						t.Fatalf("level %d: push %d->%d: goal %d distance %d then %d", li+1, s, to, j, ds, dt)
+					}
+					if ds < b.Dist[s*g+j] {
+						t.Fatalf("level %d: region distance %d below the minimum %d", li+1, ds, b.Dist[s*g+j])
+					}
+				}
+			}
+		}
 	}
 }

@@ -49,6 +49,14 @@ type Heuristic struct {
 	// goal, or Inf if it can never get there. len = Squares*len(Goals) (the
 	// sentinel row may be included too).
 	Costs []uint16
+	// RegionCosts, when set, refines Costs by where the player is:
+	// RegionCosts[(sq*Regions+region)*goals+goal] with region as
+	// Board.Region(sq, player) gives it; len = Squares*Regions*len(Goals)
+	// (the sentinel rows may be included). The engine then costs each box
+	// by the region that holds the player, which for the built-in push
+	// distances makes the bound consistent: a push changes the pushed box's
+	// cost by at most one and no other box's.
+	RegionCosts []uint16
 	// Rule combines the costs.
 	Rule Rule
 	// Admissible says the bound never exceeds the true number of pushes left.
@@ -64,6 +72,9 @@ func (h *Heuristic) check(b *Board) error {
 	if len(h.Costs) != b.Squares*g && len(h.Costs) != (b.Squares+1)*g {
 		return fmt.Errorf("engine: heuristic %q has %d costs, want %d squares x %d goals", h.Name, len(h.Costs), b.Squares, g)
 	}
+	if n := len(h.RegionCosts); n != 0 && n != b.Squares*Regions*g && n != (b.Squares+1)*Regions*g {
+		return fmt.Errorf("engine: heuristic %q has %d region costs, want %d squares x %d regions x %d goals", h.Name, n, b.Squares, Regions, g)
+	}
 	if h.Rule > RuleMatching {
 		return fmt.Errorf("engine: heuristic %q has unknown rule %d", h.Name, h.Rule)
 	}
@@ -74,45 +85,52 @@ func (h *Heuristic) check(b *Board) error {
 const infCost = 1 << 30
 
 // evaluator computes a heuristic for the boxes of the search position. Box i
-// of the evaluator is box i of the position. All scratch space is allocated
-// once in newEvaluator.
+// of the evaluator is box i of the position; each box is costed by a row of
+// the cost table, its square's row, or with region costs its square's row
+// for the region that holds the player. All scratch space is allocated once
+// in newEvaluator.
 type evaluator struct {
-	rule  Rule
-	costs []uint16
-	goals int
-	n     int
+	b       *Board
+	rule    Rule
+	costs   []uint16 // rows of goals costs; the last row is all Inf
+	regions bool     // rows are sq*Regions+region
+	goals   int
+	n       int
 
 	// sum-min
-	minCost []int32 // per square, min over goals; infCost when none
+	minCost []int32 // per row, min over goals; infCost when none
 
 	// matching state, by box (row) and goal (column).
 	m *matcher
 
 	// greedy scratch
-	pairs     []uint64
-	rowDone   []bool
-	colDone   []bool
-	boxSquare []uint16
+	pairs   []uint64
+	rowDone []bool
+	colDone []bool
+	rows    []int32 // current row of each box
 }
 
 func newEvaluator(b *Board, h *Heuristic, boxes int) *evaluator {
 	g := len(b.Goals)
-	e := &evaluator{rule: h.Rule, costs: h.Costs, goals: g, n: boxes}
-	if len(e.costs) == b.Squares*g {
-		e.costs = append(slices.Clip(e.costs), make([]uint16, g)...)
-		for j := 0; j < g; j++ {
-			e.costs[b.Squares*g+j] = Inf
-		}
+	e := &evaluator{b: b, rule: h.Rule, costs: h.Costs, goals: g, n: boxes}
+	rows := b.Squares
+	if len(h.RegionCosts) > 0 {
+		e.costs, e.regions, rows = h.RegionCosts, true, b.Squares*Regions
 	}
-	e.minCost = make([]int32, b.Squares+1)
-	for sq := range e.minCost {
+	// One more row, all Inf, for the wall sentinel.
+	e.costs = append(slices.Clip(e.costs[:rows*g]), make([]uint16, g)...)
+	for j := 0; j < g; j++ {
+		e.costs[rows*g+j] = Inf
+	}
+	e.minCost = make([]int32, rows+1)
+	for r := range e.minCost {
 		m := int32(infCost)
 		for j := 0; j < g; j++ {
-			if c := e.costs[sq*g+j]; c != Inf && int32(c) < m {
+			if c := e.costs[r*g+j]; c != Inf && int32(c) < m {
 				m = int32(c)
 			}
 		}
-		e.minCost[sq] = m
+		e.minCost[r] = m
 	}
 	switch h.Rule {
 	case RuleMatching:
@@ -122,58 +140,68 @@ func newEvaluator(b *Board, h *Heuristic, boxes int) *evaluator {
 		e.rowDone = make([]bool, boxes)
 		e.colDone = make([]bool, g)
 	}
-	e.boxSquare = make([]uint16, boxes)
+	e.rows = make([]int32, boxes)
 	return e
 }
 
-// full evaluates the bound for boxes from scratch, making it the evaluator's
-// current position. It returns infCost or more for a deadlock.
-func (e *evaluator) full(boxes []uint16) int {
-	copy(e.boxSquare, boxes)
+// row returns the cost row of a box on sq with the player on square player.
+func (e *evaluator) row(sq, player uint16) int32 {
+	if !e.regions {
+		return int32(sq)
+	}
+	return int32(sq)*Regions + int32(e.b.Region(sq, player))
+}
+
+// sync makes boxes, with the player on square player, the evaluator's
+// current position and returns its bound (infCost or more for a deadlock).
+// Cheap when few rows differ from the previous current position.
+func (e *evaluator) sync(boxes []uint16, player uint16) int {
+	for i, b := range boxes {
+		e.rows[i] = e.row(b, player)
+	}
 	switch e.rule {
 	case RuleMatching:
-		return e.m.sync(boxes)
+		return e.m.sync(e.rows)
 	case RuleGreedy:
-		return e.greedy(boxes)
+		return e.greedy(e.rows)
 	default:
 		s := 0
-		for _, b := range boxes {
-			s += int(e.minCost[b])
+		for _, r := range e.rows {
+			s += int(e.minCost[r])
 		}
-		return s
+		return min(s, infCost)
 	}
 }
 
-// sync makes boxes the evaluator's current position and returns its bound;
-// cheap when few boxes differ from the previous current position.
-func (e *evaluator) sync(boxes []uint16) int { return e.full(boxes) }
-
-// child returns the bound of the current position with box i moved to
-// square to, given the current position's bound cur, without changing the
-// current position.
-func (e *evaluator) child(cur int, boxes []uint16, i int, to uint16) int {
+// child returns the bound of the current position with box i pushed to
+// square to from square from (where the player then stands), given the
+// current position's bound cur, without changing the current position.
+// The other boxes keep their rows: the player moves between two adjacent
+// squares, neither of them another box, so it stays in the same region
+// around every other box.
+func (e *evaluator) child(cur int, i int, to, from uint16) int {
+	nr := e.row(to, from)
 	switch e.rule {
 	case RuleMatching:
-		return e.m.tryRow(i, to)
+		return e.m.tryRow(i, nr)
 	case RuleGreedy:
-		from := boxes[i]
-		boxes[i] = to
-		v := e.greedy(boxes)
-		boxes[i] = from
+		old := e.rows[i]
+		e.rows[i] = nr
+		v := e.greedy(e.rows)
+		e.rows[i] = old
 		return v
 	default:
 		if cur >= infCost {
 			return cur
 		}
-		v := cur - int(e.minCost[boxes[i]]) + int(e.minCost[to])
-		return v
+		return min(cur-int(e.minCost[e.rows[i]])+int(e.minCost[nr]), infCost)
 	}
 }
 
-func (e *evaluator) greedy(boxes []uint16) int {
+func (e *evaluator) greedy(rows []int32) int {
 	g := e.goals
 	e.pairs = e.pairs[:0]
-	for i, b := range boxes {
+	for i, b := range rows {
 		row := e.costs[int(b)*g : int(b)*g+g]
 		any := false
 		for j, c := range row {
@@ -198,18 +226,18 @@ func (e *evaluator) greedy(boxes []uint16) int {
 		e.rowDone[i], e.colDone[j] = true, true
 		total += int(p >> 32)
 		matched++
-		if matched == len(boxes) {
+		if matched == len(rows) {
 			break
 		}
 	}
-	if matched < len(boxes) {
-		for i, b := range boxes {
+	if matched < len(rows) {
+		for i, b := range rows {
 			if !e.rowDone[i] {
 				total += int(e.minCost[b])
 			}
 		}
 	}
-	return total
+	return min(total, infCost)
 }
 
 // matcher maintains a minimum-cost perfect matching of n rows (boxes) to n
@@ -222,7 +250,7 @@ type matcher struct {
 	n      int
 	g      int // columns per cost row (number of goals)
 	costs  []uint16
-	sq     []uint16 // current square of each row
+	sq     []int32 // current cost row of each box
 	u, v   []int64
 	col    []int32 // col[i] = column of row i, -1 when free
 	row    []int32 // row[j] = row of column j, -1 when free
@@ -243,7 +271,7 @@ type matcher struct {
 
 func newMatcher(n, g int, costs []uint16) *matcher {
 	m := &matcher{n: n, g: g, costs: costs}
-	m.sq = make([]uint16, n)
+	m.sq = make([]int32, n)
 	m.u = make([]int64, n)
 	m.v = make([]int64, g)
 	m.col = make([]int32, n)
@@ -283,9 +311,9 @@ func (m *matcher) unassign(i int) {
 	}
 }
 
-// sync moves the rows whose square changed and repairs the matching.
-func (m *matcher) sync(boxes []uint16) int {
-	for i, s := range boxes {
+// sync moves the boxes whose cost row changed and repairs the matching.
+func (m *matcher) sync(rows []int32) int {
+	for i, s := range rows {
 		if !m.inited[i] || m.sq[i] != s {
 			m.inited[i] = true
 			m.sq[i] = s
@@ -311,9 +339,9 @@ func (m *matcher) result() int {
 	return int(t)
 }
 
-// tryRow returns the matching cost with row i moved to square to, then
-// restores the current matching.
-func (m *matcher) tryRow(i int, to uint16) int {
+// tryRow returns the matching cost with box i on cost row to, then restores
+// the current matching.
+func (m *matcher) tryRow(i int, to int32) int {
 	copy(m.su, m.u)
 	copy(m.sv, m.v)
 	copy(m.scol, m.col)

@@ -905,7 +905,7 @@ func (s *searcher) begin() (st Status, reason string, goal uint32, end bool) {
 			return Unsolvable, "the start position has a frozen box off a goal", 0, true
 		}
 	}
-	h0 := s.ev.full(s.boxes)
+	h0 := s.ev.sync(s.boxes, s.player)
 	s.initialLB = h0
 	if h0 >= infCost {
 		return Unsolvable, "no assignment of boxes to goals is reachable", 0, true
@@ -978,7 +978,7 @@ func (s *searcher) step() (st Status, reason string, goal uint32, end bool) {
 // expand generates the children of the current position (record r, g
 // pushes). It returns GaveUp with an empty reason to continue the search.
 func (s *searcher) expand(r uint32, g int) (Status, string, uint32) {
-	hcur := s.ev.sync(s.boxes)
+	hcur := s.ev.sync(s.boxes, s.player)
 	s.renewGens()
 	pnorm := s.reach(s.player)
 	gen := s.gen
@@ -1049,7 +1049,7 @@ func (s *searcher) expand(r uint32, g int) (Status, string, uint32) {
 				continue
 			}
 			s.undoPush(p, player)
-			h := s.ev.child(hcur, s.boxes, i, to)
+			h := s.ev.child(hcur, i, to, p.from)
 			if wasClosed {
 				c.setOpen()
 				s.reopened++
@@ -1060,7 +1060,7 @@ func (s *searcher) expand(r uint32, g int) (Status, string, uint32) {
 			continue
 		}
 		s.undoPush(p, player)
-		h := s.ev.child(hcur, s.boxes, i, to)
+		h := s.ev.child(hcur, i, to, p.from)
 		if h >= infCost {
 			s.matchPruned++
 			continue

@@ -82,10 +82,16 @@ func solveLevel(ctx context.Context, env *Env, l *sokoban.Level, s solveSettings
 	if err != nil {
 		return nil, fmt.Errorf("heuristic %s: %w", s.heuristic.Name, err)
 	}
+	// The search's table and open list get the budget less the analysis
+	// tables (with a workspace, its fixed size stands instead).
+	memory := s.memory - b.Bytes() - int64(len(h.Costs)+len(h.RegionCosts))*2
+	if memory < 1<<20 {
+		memory = 1 << 20
+	}
 	opts := engine.Options{
 		Objective:  s.objective,
 		Heuristic:  h,
-		Budget:     engine.Budget{Nodes: s.nodes, Memory: s.memory},
+		Budget:     engine.Budget{Nodes: s.nodes, Memory: memory},
 		Clock:      env.Now,
 		OnProgress: onProgress,
 		Workspace:  ws,

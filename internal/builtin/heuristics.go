@@ -83,7 +83,11 @@ func LookupHeuristic(name string) (HeuristicSpec, error) {
 // tables are copied so the heuristic owns its costs.
 func pushDistances(b *engine.Board) (costs, regionCosts []uint16) {
 	g := len(b.Goals)
-	return slices.Clone(b.Dist[:b.Squares*g]), slices.Clone(b.RegionDist[:b.Squares*engine.Regions*g])
+	costs = slices.Clone(b.Dist[:b.Squares*g])
+	if b.RegionDist != nil { // nil on very large boards
+		regionCosts = slices.Clone(b.RegionDist[:b.Squares*engine.Regions*g])
+	}
+	return costs, regionCosts
 }
 
 func compile(b *engine.Board, name string, rule engine.Rule, admissible bool) *engine.Heuristic {

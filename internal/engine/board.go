@@ -63,7 +63,8 @@ type Board struct {
 	// RegionDist is the same distance when the player is known to be in a
 	// given region of the board around the box:
 	// RegionDist[(sq*Regions+region)*len(Goals)+goal], region as Region
-	// returns it, or Inf. Never below Dist.
+	// returns it, or Inf. Never below Dist. Nil on boards where it would
+	// exceed MaxRegionDist entries.
 	RegionDist []uint16
 	// Dead marks squares from which no goal can be reached by pushes, even
 	// on an otherwise empty board. The sentinel is dead.
@@ -90,6 +91,17 @@ type Board struct {
 	disc         []int32
 	regLo, regHi []int32
 	regLbl       []uint8
+}
+
+// MaxRegionDist bounds the size of Board.RegionDist (32 MiB); no board of
+// the benchmark collections comes near it.
+const MaxRegionDist = 1 << 24
+
+// Bytes estimates the memory the board's tables hold.
+func (b *Board) Bytes() int64 {
+	n := int64(b.Squares + 1)
+	return int64(len(b.Dist)+len(b.RegionDist)+len(b.Nbr))*2 + int64(len(b.SquareOf)+len(b.Cell))*4 +
+		n*(2+1+16) + int64(len(b.sideComp)+len(b.regLbl)) + int64(len(b.disc)+len(b.regLo)+len(b.regHi))*4
 }
 
 // Regions is the number of region labels around a square: 0-3 for regions
@@ -374,9 +386,11 @@ func (b *Board) computeDistances() {
 	for i := range b.Dist {
 		b.Dist[i] = Inf
 	}
-	b.RegionDist = make([]uint16, (n+1)*Regions*g)
-	for i := range b.RegionDist {
-		b.RegionDist[i] = Inf
+	if (n+1)*Regions*g <= MaxRegionDist {
+		b.RegionDist = make([]uint16, (n+1)*Regions*g)
+		for i := range b.RegionDist {
+			b.RegionDist[i] = Inf
+		}
 	}
 	if n == 0 || g == 0 {
 		return
@@ -398,7 +412,7 @@ func (b *Board) computeDistances() {
 			if dist < b.Dist[int(sq)*g+j] {
 				b.Dist[int(sq)*g+j] = dist
 			}
-			if r := (int(sq)*Regions+int(lbl))*g + j; dist < b.RegionDist[r] {
+			if r := (int(sq)*Regions+int(lbl))*g + j; b.RegionDist != nil && dist < b.RegionDist[r] {
 				b.RegionDist[r] = dist
 			}
 		}

@@ -115,8 +115,9 @@ type Options struct {
 	// Weight is W for StrategyWeighted (at least 1).
 	Weight int
 	Budget Budget
-	// Clock is the injected clock, checked every few thousand expansions for
-	// the deadline and for progress reports. Nil disables both (a deadline
+	// Clock is the injected clock, read every few to 1024 expansions
+	// (adapting to keep readings about 5-20 ms apart) for the deadline and
+	// for progress reports. Nil disables both (a deadline
 	// then is an error).
 	Clock func() time.Time
 	// OnProgress, when set, is called about every ProgressInterval of clock
@@ -224,8 +225,16 @@ type Result struct {
 	Stats     Stats
 }
 
-// checkEvery is how many expansions pass between budget checks.
-const checkEvery = 1024
+// Budget checks (clock, cancellation, progress) come every checkInterval
+// expansions. The interval adapts to the clock: it halves when checks are
+// more than checkSlow apart and doubles when they are less than checkFast
+// apart, so a board where one expansion takes a millisecond still checks
+// its deadline about every 10 ms. Without a clock it stays at checkMax.
+const (
+	checkMax  = 1024
+	checkSlow = 20 * time.Millisecond
+	checkFast = 5 * time.Millisecond
+)
 
 // Solve searches the level analysed in b. The error is for bad options and
 // internal errors only (a solution that fails replay is one, never
@@ -280,7 +289,7 @@ func Solve(ctx context.Context, b *Board, opts Options) (*Result, error) {
 	res.Stats.MemoryReserved = ws.Bytes()
 	if s.clock != nil {
 		s.start = s.clock()
-		s.lastProgress = s.start
+		s.lastProgress, s.lastCheck = s.start, s.start
 	}
 	st, reason, goal := s.run(ctx)
 	defer s.finish()
@@ -407,7 +416,8 @@ type searcher struct {
 	maxDepth, initialLB                    int
 	proofHolds                             bool
 	done                                   <-chan struct{}
-	start, lastProgress                    time.Time
+	start, lastProgress, lastCheck         time.Time
+	sinceCheck, checkInterval              int
 }
 
 func newSearcher(b *Board, h *Heuristic, opts Options, ws *Workspace) *searcher {
@@ -419,6 +429,10 @@ func newSearcher(b *Board, h *Heuristic, opts Options, ws *Workspace) *searcher 
 	}
 	if s.interval <= 0 {
 		s.interval = 250 * time.Millisecond
+	}
+	s.checkInterval = checkMax
+	if s.clock != nil {
+		s.checkInterval = 16
 	}
 	s.boxAt = make([]int16, n+1)
 	for i := range s.boxAt {
@@ -940,7 +954,8 @@ func (s *searcher) step() (st Status, reason string, goal uint32, end bool) {
 	if s.budget.Nodes > 0 && s.nodes >= s.budget.Nodes {
 		return GaveUp, ReasonNodes, 0, true
 	}
-	if s.nodes%checkEvery == 0 && s.nodes > 0 {
+	if s.sinceCheck++; s.sinceCheck >= s.checkInterval {
+		s.sinceCheck = 0
 		if s.done != nil {
 			select {
 			case <-s.done:
@@ -950,6 +965,13 @@ func (s *searcher) step() (st Status, reason string, goal uint32, end bool) {
 		}
 		if s.clock != nil {
 			now := s.clock()
+			switch since := now.Sub(s.lastCheck); {
+			case since > checkSlow && s.checkInterval > 1:
+				s.checkInterval /= 2
+			case since < checkFast && s.checkInterval < checkMax:
+				s.checkInterval *= 2
+			}
+			s.lastCheck = now
 			if !s.budget.Deadline.IsZero() && !now.Before(s.budget.Deadline) {
 				return GaveUp, ReasonDeadline, 0, true
 			}

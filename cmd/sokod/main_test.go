@@ -155,3 +155,20 @@ func TestConfigShowPrecedence(t *testing.T) {
 		})
 	}
 }
+
+// TestReadmeFirstCommand keeps the README's first command true: solve the
+// shipped example, then check the printed LURD with verify.
+func TestReadmeFirstCommand(t *testing.T) {
+	r := runSokod(t, "", "solve", example)
+	if r.code != exitOK {
+		t.Fatalf("sokod solve %s: exit code %d\nstdout: %s\nstderr: %s", example, r.code, r.stdout, r.stderr)
+	}
+	lines := strings.Split(r.stdout, "\n")
+	if len(lines) < 2 {
+		t.Fatalf("solve printed no solution line:\n%s", r.stdout)
+	}
+	v := runSokod(t, "", "verify", example, lines[1])
+	if v.code != exitOK {
+		t.Errorf("the LURD that solve printed, %q, does not verify: %s", lines[1], v.stdout)
+	}
+}

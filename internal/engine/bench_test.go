@@ -102,7 +102,7 @@ func benchLowerBound(b *testing.B, rule Rule) {
 	for b.Loop() {
 		m := mvs[k%len(mvs)]
 		k++
-		s.ev.child(cur, m.i, m.to, s.boxes[m.i])
+		s.ev.child(cur, m.i, m.to, s.boxes[m.i], false)
 	}
 }
 

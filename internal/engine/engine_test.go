@@ -300,8 +300,10 @@ func TestRandomLevelsAgainstOracle(t *testing.T) {
 			corrals += r.Stats.Corrals
 			reopened += r.Stats.Reopened
 			// Without region costs (and without corral pruning).
+			// The matching rule here also defers every child bound the dual
+			// potentials leave open to the child's pop, as on big boards.
 			r, err := Solve(context.Background(), b, Options{Objective: ObjectivePushes, Heuristic: plainHeuristic(b, rule),
-				Budget: Budget{Memory: 4 << 20}, NoCorralPruning: true})
+				Budget: Budget{Memory: 4 << 20}, NoCorralPruning: true, lazyBound: true})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -316,7 +318,7 @@ func TestRandomLevelsAgainstOracle(t *testing.T) {
 			// Every strategy for objective any, with both bounds.
 			strategy := []Strategy{StrategyAlternate, StrategyGreedy, StrategyWeighted}[(tried+k)%3]
 			r, err := Solve(context.Background(), b, Options{Objective: ObjectiveAny, Heuristic: testHeuristic(b, rule),
-				Strategy: strategy, Weight: 2, Budget: Budget{Memory: 4 << 20}})
+				Strategy: strategy, Weight: 2, Budget: Budget{Memory: 4 << 20}, lazyBound: k >= 2})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -770,5 +772,105 @@ func TestRegions(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestDualRowBound checks the per-child matching bound from the dual
+// potentials against a full repair on random cost tables: never above it,
+// equal when it says it is exact, infinite only when the repair is.
+func TestDualRowBound(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	tight, loose := 0, 0
+	for trial := 0; trial < 300; trial++ {
+		n := 1 + rng.IntN(9)
+		rows := 3 * n
+		costs := make([]uint16, rows*n)
+		for k := range costs {
+			if rng.IntN(6) == 0 {
+				costs[k] = Inf
+			} else {
+				costs[k] = uint16(rng.IntN(12))
+			}
+		}
+		m := newMatcher(n, n, costs)
+		cur := make([]int32, n)
+		for step := 0; step < 40; step++ {
+			for i := range cur {
+				if step == 0 || rng.IntN(n) == 0 {
+					cur[i] = int32(rng.IntN(rows))
+				}
+			}
+			h := m.sync(cur)
+			if h >= infCost {
+				continue
+			}
+			for probe := 0; probe < 10; probe++ {
+				i, to := rng.IntN(n), int32(rng.IntN(rows))
+				lb, exact := m.dualRow(h, i, to)
+				want := m.tryRow(i, to)
+				switch {
+				case lb > want:
+					t.Fatalf("trial %d: dual bound %d above the matching %d", trial, lb, want)
+				case exact && lb != want:
+					t.Fatalf("trial %d: dual bound %d said exact, matching %d", trial, lb, want)
+				case lb >= infCost && want < infCost:
+					t.Fatalf("trial %d: dual bound infinite, matching %d", trial, want)
+				}
+				if exact {
+					tight++
+				} else {
+					loose++
+				}
+			}
+			if got := m.sync(cur); got != h {
+				t.Fatalf("trial %d: tryRow changed the matching: %d, was %d", trial, got, h)
+			}
+		}
+	}
+	if tight == 0 || loose == 0 {
+		t.Errorf("the test exercises one case only: %d exact, %d lower bounds", tight, loose)
+	}
+}
+
+// TestMonotoneTables checks that the region push distances pass the
+// monotonicity check the lazy matching bound relies on, and that a table
+// where one push lowers a cost by two does not.
+func TestMonotoneTables(t *testing.T) {
+	brokenLevels := 0
+	for i, l := range loadCollection(t, "testdata/small.xsb") {
+		b := mustAnalyze(t, l)
+		if len(b.Goals) == 0 || b.Impossible != "" {
+			continue
+		}
+		h := testHeuristic(b, RuleMatching)
+		if e := newEvaluator(b, h, len(b.StartBoxes)); !e.monotone {
+			t.Errorf("level %d: region push distances not monotone", i+1)
+		}
+		// Set a push's child cost to zero where its parent's is two or
+		// more: that push now lowers the cost by two or more.
+		broken := false
+		for sq := 0; sq < b.Squares && !broken; sq++ {
+			for d := 0; d < 4 && !broken; d++ {
+				to, side := b.Nbr[sq*4+d], b.Nbr[sq*4+d^2]
+				if int(to) >= b.Squares || int(side) >= b.Squares || b.Dead[to] {
+					continue
+				}
+				r := (int(to)*Regions + int(b.Region(to, uint16(sq)))) * len(b.Goals)
+				pr := (sq*Regions + int(b.Region(uint16(sq), side))) * len(b.Goals)
+				if c, cp := h.RegionCosts[r], h.RegionCosts[pr]; c != Inf && cp != Inf && cp >= 2 {
+					h.RegionCosts[r] = 0
+					broken = true
+				}
+			}
+		}
+		if broken {
+			brokenLevels++
+			if e := newEvaluator(b, h, len(b.StartBoxes)); e.monotone {
+				t.Errorf("level %d: a table lowered by two still counts as monotone", i+1)
+			}
+		}
+	}
+	if brokenLevels == 0 {
+		t.Error("no level had a cost to break")
 	}
 }

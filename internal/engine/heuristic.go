@@ -103,6 +103,13 @@ type evaluator struct {
 	// matching state, by box (row) and goal (column).
 	m *matcher
 
+	// monotone: a push lowers no box-goal cost by more than one (see
+	// checkMonotone), so a child's matching bound is at least the
+	// parent's minus one.
+	monotone bool
+	// lazyAbove: with more boxes than this, children are not repaired.
+	lazyAbove int
+
 	// greedy scratch
 	pairs   []uint64
 	rowDone []bool
@@ -112,7 +119,7 @@ type evaluator struct {
 
 func newEvaluator(b *Board, h *Heuristic, boxes int) *evaluator {
 	g := len(b.Goals)
-	e := &evaluator{b: b, rule: h.Rule, costs: h.Costs, goals: g, n: boxes}
+	e := &evaluator{b: b, rule: h.Rule, costs: h.Costs, goals: g, n: boxes, lazyAbove: lazyRepairBoxes}
 	rows := b.Squares
 	if len(h.RegionCosts) > 0 {
 		e.costs, e.regions, rows = h.RegionCosts, true, b.Squares*Regions
@@ -141,7 +148,40 @@ func newEvaluator(b *Board, h *Heuristic, boxes int) *evaluator {
 		e.colDone = make([]bool, g)
 	}
 	e.rows = make([]int32, boxes)
+	e.monotone = e.checkMonotone()
 	return e
+}
+
+// checkMonotone reports whether no push can lower any box-goal cost by more
+// than one: for every push of a box from sq (the player behind it) to the
+// next square, each goal's cost from the child's row is at least the
+// parent row's minus one (and unreachable stays unreachable). The push
+// distances have this property; a table from elsewhere may not. With it,
+// a push lowers the matching cost by at most one, since the child's best
+// matching repriced with the parent's row costs at most one more.
+func (e *evaluator) checkMonotone() bool {
+	b, g := e.b, e.goals
+	n := uint16(b.Squares)
+	for sq := uint16(0); sq < n; sq++ {
+		for d := 0; d < 4; d++ {
+			to, side := b.Nbr[int(sq)*4+d], b.Nbr[int(sq)*4+d^2]
+			if to >= n || side >= n || b.Dead[to] {
+				continue
+			}
+			pr := e.costs[int(e.row(sq, side))*g:][:g]
+			cr := e.costs[int(e.row(to, sq))*g:][:g]
+			for j := range g {
+				cp, cc := pr[j], cr[j]
+				if cc == Inf {
+					continue
+				}
+				if cp == Inf || int(cp) > int(cc)+1 {
+					return false
+				}
+			}
+		}
+	}
+	return true
 }
 
 // row returns the cost row of a box on sq with the player on square player.
@@ -173,28 +213,56 @@ func (e *evaluator) sync(boxes []uint16, player uint16) int {
 	}
 }
 
+// lazyRepairBoxes is the number of boxes from which the matching rule no
+// longer repairs the matching for every generated child whose bound the
+// dual potentials leave open: above it a child is queued with the dual
+// lower bound and its exact bound is computed when it is popped (see
+// searcher.step). Below it one repair, O(boxes^2) at worst, is cheaper than
+// the extra pop and rebuild a deferred child costs.
+const lazyRepairBoxes = 64
+
 // child returns the bound of the current position with box i pushed to
 // square to from square from (where the player then stands), given the
 // current position's bound cur, without changing the current position.
 // The other boxes keep their rows: the player moves between two adjacent
 // squares, neither of them another box, so it stays in the same region
 // around every other box.
-func (e *evaluator) child(cur int, i int, to, from uint16) int {
+//
+// exact is false when the bound returned is only a lower bound on the
+// child's true bound (never more than it). That happens for the matching
+// rule on boards with more than lazyRepairBoxes boxes (or always when lazy
+// is set), where the child is costed by the dual potentials instead of
+// a repair: the search then queues the child with the lower bound and
+// evaluates it exactly when it is popped, which keeps A* admissible.
+func (e *evaluator) child(cur int, i int, to, from uint16, lazy bool) (h int, exact bool) {
 	nr := e.row(to, from)
 	switch e.rule {
 	case RuleMatching:
-		return e.m.tryRow(i, nr)
+		if cur >= infCost {
+			return cur, true
+		}
+		lb, tight := e.m.dualRow(cur, i, nr)
+		if tight || lb >= infCost {
+			return lb, true
+		}
+		if lazy || e.n > e.lazyAbove {
+			if e.monotone && lb < cur-1 {
+				lb = cur - 1
+			}
+			return lb, false
+		}
+		return e.m.tryRow(i, nr), true
 	case RuleGreedy:
 		old := e.rows[i]
 		e.rows[i] = nr
 		v := e.greedy(e.rows)
 		e.rows[i] = old
-		return v
+		return v, true
 	default:
 		if cur >= infCost {
-			return cur
+			return cur, true
 		}
-		return min(cur-int(e.minCost[e.rows[i]])+int(e.minCost[nr]), infCost)
+		return min(cur-int(e.minCost[e.rows[i]])+int(e.minCost[nr]), infCost), true
 	}
 }
 
@@ -311,13 +379,24 @@ func (m *matcher) unassign(i int) {
 	}
 }
 
-// sync moves the boxes whose cost row changed and repairs the matching.
+// sync moves the boxes whose cost row changed and repairs the matching. A
+// box whose goal stays its cheapest in reduced cost keeps it, with its
+// potential reset (see retighten); only the others are unassigned and
+// augmented again. Rebuilding a far position after a jump in the search,
+// or one where the player changed region around many boxes, then costs
+// O(goals) per moved box instead of an augmenting path each.
 func (m *matcher) sync(rows []int32) int {
 	for i, s := range rows {
-		if !m.inited[i] || m.sq[i] != s {
+		switch {
+		case !m.inited[i]:
 			m.inited[i] = true
 			m.sq[i] = s
 			m.unassign(i)
+		case m.sq[i] != s:
+			m.sq[i] = s
+			if m.col[i] < 0 || !m.retighten(i) {
+				m.unassign(i)
+			}
 		}
 	}
 	for i := 0; i < m.n; i++ {
@@ -337,6 +416,75 @@ func (m *matcher) result() int {
 		return infCost
 	}
 	return int(t)
+}
+
+// dualRow returns a lower bound on the matching cost with box i on cost row
+// to, given the current cost cur (a complete matching, just synced), in
+// O(goals) and without changing anything. The current potentials are a
+// feasible dual solution (c(k,j) - u[k] - v[j] >= 0 for every pair, zero on
+// matched pairs, so cur = sum u + sum v: boxes and goals are equally many).
+// Moving box i changes row i only; with u'[i] = min over j of
+// (c'(i,j) - v[j]) the potentials stay feasible, so by weak duality every
+// perfect matching of the child costs at least
+// cur - u[i] + u'[i]. When the minimum is reached at box i's own goal, the
+// old matching with box i's pair repriced is tight everywhere and hence
+// optimal: the bound is exact (tight is true).
+func (m *matcher) dualRow(cur int, i int, to int32) (lb int, tight bool) {
+	g := m.g
+	row := m.costs[int(to)*g : int(to)*g+g]
+	best := int64(1 << 62)
+	bestJ := -1
+	own := int(m.col[i])
+	for j, c := range row {
+		cc := int64(c)
+		if c == Inf {
+			cc = infCost
+		}
+		r := cc - m.v[j]
+		if r < best || (r == best && j == own) {
+			best, bestJ = r, j
+		}
+	}
+	v := int64(cur) - m.u[i] + best
+	// A matching of finite pairs costs at most n*(Inf-1); one with an
+	// unreachable pair costs infCost or more. So a bound above the first
+	// means the child has no finite matching: a bipartite deadlock.
+	if v >= infCost || v > int64(m.n)*(Inf-1) {
+		return infCost, true
+	}
+	if v < 0 {
+		v = 0
+	}
+	return int(v), bestJ == own
+}
+
+// retighten restores the dual invariants after row i's costs changed with
+// box i still assigned: u[i] becomes min over j of c(i,j) - v[j], which
+// keeps every reduced cost of row i non-negative, and the assignment is
+// kept when that minimum is reached at its own column (reduced cost zero).
+// Other rows are untouched, so the matching stays optimal. It reports false,
+// changing nothing, when another column is strictly cheaper.
+func (m *matcher) retighten(i int) bool {
+	g := m.g
+	row := m.costs[int(m.sq[i])*g : int(m.sq[i])*g+g]
+	own := int(m.col[i])
+	best := int64(1 << 62)
+	bestJ := -1
+	for j, c := range row {
+		cc := int64(c)
+		if c == Inf {
+			cc = infCost
+		}
+		r := cc - m.v[j]
+		if r < best || (r == best && j == own) {
+			best, bestJ = r, j
+		}
+	}
+	if bestJ != own {
+		return false
+	}
+	m.u[i] = best
+	return true
 }
 
 // tryRow returns the matching cost with box i on cost row to, then restores

@@ -131,6 +131,13 @@ type Options struct {
 	// size replaces Budget.Memory. Reusing one across searches (one at a
 	// time) saves allocating and clearing a large slab per level.
 	Workspace *Workspace
+
+	// lazyBound (tests) queues every child whose matching bound is not
+	// known exactly from the dual potentials with that lower bound, as
+	// boards with many boxes do, instead of repairing the matching.
+	lazyBound bool
+	// repairBoxes (experiments), when positive, replaces lazyRepairBoxes.
+	repairBoxes int
 }
 
 // Workspace is the big memory of a search: the transposition table slab,
@@ -195,6 +202,9 @@ type Stats struct {
 	Stored     int64 // states in the transposition table
 	Duplicates int64 // children already in the table and not improved
 	Reopened   int64 // closed states re-expanded after a cheaper path (A*)
+	// Deferred counts states popped with a lower bound on their bound that
+	// the exact bound raised: they were queued again, not expanded.
+	Deferred   int64
 	Frozen     int64 // children pruned by the freeze deadlock test
 	Matching   int64 // children pruned because the bound was infinite (bipartite deadlock)
 	Corrals    int64 // expansions restricted to the pushes of a PI-corral
@@ -299,6 +309,7 @@ func Solve(ctx context.Context, b *Board, opts Options) (*Result, error) {
 	res.Stats.Stored = int64(s.tt.used)
 	res.Stats.Duplicates = s.duplicates
 	res.Stats.Reopened = s.reopened
+	res.Stats.Deferred = s.deferred
 	res.Stats.Frozen = s.frozenPruned
 	res.Stats.Matching = s.matchPruned
 	res.Stats.Corrals = s.corrals
@@ -407,10 +418,13 @@ type searcher struct {
 	queues []*openQueue // one, or two taking turns
 	kinds  []queueKind  // how each queue orders states
 	turn   int          // the queue to expand from next
+	popped int          // the queue the last state came from
+	lazy   bool         // tests: defer every inexact child bound to its pop
 	ev     *evaluator
 
 	// statistics and bookkeeping
 	nodes, generated, duplicates, reopened int64
+	deferred                               int64
 	frozenPruned, matchPruned              int64
 	corrals, corralDead                    int64
 	maxDepth, initialLB                    int
@@ -426,6 +440,7 @@ func newSearcher(b *Board, h *Heuristic, opts Options, ws *Workspace) *searcher 
 		b: b, nbr: b.Nbr, wall: uint16(n), goals: b.GoalIndex, zbox: b.ZBox, zpl: b.ZPlayer,
 		objective: opts.Objective, weight: opts.Weight, budget: opts.Budget,
 		clock: opts.Clock, progress: opts.OnProgress, interval: opts.ProgressInterval,
+		lazy: opts.lazyBound,
 	}
 	if s.interval <= 0 {
 		s.interval = 250 * time.Millisecond
@@ -470,6 +485,9 @@ func newSearcher(b *Board, h *Heuristic, opts Options, ws *Workspace) *searcher 
 	}
 	s.queues = ws.queues[:len(s.kinds)]
 	s.ev = newEvaluator(b, h, len(b.StartBoxes))
+	if opts.repairBoxes > 0 {
+		s.ev.lazyAbove = opts.repairBoxes
+	}
 	s.setRoot()
 	return s
 }
@@ -876,6 +894,7 @@ func (s *searcher) next() (r uint32, f, g int, ok bool) {
 	for range s.queues {
 		q := s.queues[s.turn]
 		if r, f, g, ok = q.pop(); ok {
+			s.popped = s.turn
 			return r, f, g, true
 		}
 		s.turn = (s.turn + 1) % len(s.queues)
@@ -943,7 +962,7 @@ func (s *searcher) begin() (st Status, reason string, goal uint32, end bool) {
 
 // step pops one state and expands it. end is true when the search is over.
 func (s *searcher) step() (st Status, reason string, goal uint32, end bool) {
-	r, _, g, ok := s.next()
+	r, f, g, ok := s.next()
 	if !ok {
 		return Unsolvable, "every reachable position was searched", 0, true
 	}
@@ -982,6 +1001,26 @@ func (s *searcher) step() (st Status, reason string, goal uint32, end bool) {
 		}
 	}
 	s.goTo(r)
+	// Children may have been queued with a lower bound on their bound (see
+	// evaluator.child). The exact bound is computed now; when it raises the
+	// state's priority in the list it came from, the state goes back there
+	// with the exact priority instead of being expanded. Every priority
+	// queued is thus at most the state's exact one, and a state is expanded
+	// only at its exact priority, so A* with an admissible bound still pops
+	// the goal at the optimal cost first.
+	h := s.ev.sync(s.boxes, s.player)
+	if h >= infCost {
+		s.matchPruned++
+		rec.setClosed()
+		return GaveUp, "", 0, false
+	}
+	if k := s.popped; s.priority(s.kinds[k], g, h) > f {
+		s.deferred++
+		if !s.queues[k].push(r, s.priority(s.kinds[k], g, h), g) {
+			return GaveUp, ReasonMemory, 0, true
+		}
+		return GaveUp, "", 0, false
+	}
 	if s.objective == ObjectivePushes && s.onGoal == len(s.boxes) {
 		// First goal popped: with an admissible bound, f = g is optimal.
 		s.proofHolds = true
@@ -993,14 +1032,13 @@ func (s *searcher) step() (st Status, reason string, goal uint32, end bool) {
 	if g > s.maxDepth {
 		s.maxDepth = g
 	}
-	st, reason, goal = s.expand(r, g)
+	st, reason, goal = s.expand(r, g, h)
 	return st, reason, goal, st != GaveUp || reason != ""
 }
 
 // expand generates the children of the current position (record r, g
 // pushes). It returns GaveUp with an empty reason to continue the search.
-func (s *searcher) expand(r uint32, g int) (Status, string, uint32) {
-	hcur := s.ev.sync(s.boxes, s.player)
+func (s *searcher) expand(r uint32, g int, hcur int) (Status, string, uint32) {
 	s.renewGens()
 	pnorm := s.reach(s.player)
 	gen := s.gen
@@ -1071,7 +1109,7 @@ func (s *searcher) expand(r uint32, g int) (Status, string, uint32) {
 				continue
 			}
 			s.undoPush(p, player)
-			h := s.ev.child(hcur, i, to, p.from)
+			h := s.childBound(hcur, i, to, p.from)
 			if wasClosed {
 				c.setOpen()
 				s.reopened++
@@ -1082,7 +1120,7 @@ func (s *searcher) expand(r uint32, g int) (Status, string, uint32) {
 			continue
 		}
 		s.undoPush(p, player)
-		h := s.ev.child(hcur, i, to, p.from)
+		h := s.childBound(hcur, i, to, p.from)
 		if h >= infCost {
 			s.matchPruned++
 			continue
@@ -1099,6 +1137,23 @@ func (s *searcher) expand(r uint32, g int) (Status, string, uint32) {
 		}
 	}
 	return GaveUp, "", 0
+}
+
+// childBound returns the bound a child is queued with: its bound, or when
+// the evaluator only gives a lower bound (evaluator.child), under objective
+// pushes that lower bound, which keeps A* admissible, and under objective
+// any at least the parent's bound plus one. The exact bound is computed
+// when the child is popped (see step); a lower-bound key there makes
+// children whose bound the potentials leave open come out first in every
+// list, only to be queued again, while under objective any the order is
+// a heuristic and such a child is guessed to be one push worse. One that
+// turns out better is expanded at once when popped.
+func (s *searcher) childBound(hcur, i int, to, from uint16) int {
+	h, exact := s.ev.child(hcur, i, to, from, s.lazy)
+	if !exact && s.objective == ObjectiveAny && h <= hcur {
+		h = hcur + 1
+	}
+	return h
 }
 
 // onGoalAfter returns the number of boxes on goals after push p (the

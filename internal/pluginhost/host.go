@@ -1,0 +1,664 @@
+// Package pluginhost runs sokod's external plugins: it discovers
+// sokod-plugin-* executables in the configured directories, checks pinned
+// checksums, launches them through hashicorp/go-plugin (gRPC only, the SDK's
+// handshake, mTLS where the transport is TCP, Pdeathsig on Linux), and
+// supervises them. A plugin that crashes, hangs or answers garbage makes the
+// call fail fast with a typed *Error, is killed and restarted with
+// exponential backoff, and is taken out of use after repeated failures.
+// Plugin log lines are re-emitted under the host's logger.
+//
+// The package also holds the Registry, which merges the built-in components
+// with the plugins' under one namespace.
+package pluginhost
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+	"github.com/hashicorp/go-plugin"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"github.com/sokod/sokod/sdk"
+)
+
+// Options configure a Host. The zero value of each field means its
+// default.
+type Options struct {
+	// Dirs are searched for plugin binaries, in order (plugins.dirs).
+	Dirs []string
+	// StartTimeout bounds a plugin's start: process, handshake and Info
+	// (plugins.start_timeout). Default 10s.
+	StartTimeout time.Duration
+	// Checksums pins plugins by name to the lower-case hex sha256 of their
+	// binary. A pinned plugin whose binary differs is not started; a
+	// plugin without an entry is started unchecked.
+	Checksums map[string]string
+	// CallTimeout bounds one call other than Plan; a call that takes
+	// longer means the plugin hung. Default 30s, far above what compiling
+	// tables takes even for the largest boards, so only a real hang hits
+	// it.
+	CallTimeout time.Duration
+	// MaxFailures is the number of failures in a row (crashes, hangs,
+	// garbage, failed starts) after which a plugin is taken out of use. A
+	// successful call resets the count. Default 5.
+	MaxFailures int
+	// MinBackoff and MaxBackoff bound the wait before a restart, which
+	// doubles with each failure in a row. Defaults 250ms and 30s.
+	MinBackoff, MaxBackoff time.Duration
+	// AlwaysMTLS turns on go-plugin's AutoMTLS also where the transport is
+	// a Unix socket. It is always on where go-plugin uses TCP (Windows),
+	// since a loopback port is open to every local user; a Unix socket in
+	// a private temporary directory is not, and TLS would cost every call.
+	AlwaysMTLS bool
+	// Logger receives the host's messages and the plugins' re-emitted log
+	// lines, under "plugin.NAME". Nil discards them.
+	Logger hclog.Logger
+}
+
+func (o Options) withDefaults() Options {
+	if o.StartTimeout <= 0 {
+		o.StartTimeout = 10 * time.Second
+	}
+	if o.CallTimeout <= 0 {
+		o.CallTimeout = 30 * time.Second
+	}
+	if o.MaxFailures <= 0 {
+		o.MaxFailures = 5
+	}
+	if o.MinBackoff <= 0 {
+		o.MinBackoff = 250 * time.Millisecond
+	}
+	if o.MaxBackoff < o.MinBackoff {
+		o.MaxBackoff = max(30*time.Second, o.MinBackoff)
+	}
+	if o.Logger == nil {
+		o.Logger = hclog.NewNullLogger()
+	}
+	return o
+}
+
+// Host owns the plugin processes.
+type Host struct {
+	opts     Options
+	log      hclog.Logger
+	plugins  []*Plugin // sorted by name, shadowed ones after the one in use
+	warnings []error
+}
+
+// New discovers the plugins in opts.Dirs without starting them. Warnings
+// (missing directories, files that are not usable plugins) are logged and
+// kept for Warnings.
+func New(opts Options) *Host {
+	opts = opts.withDefaults()
+	h := &Host{opts: opts, log: opts.Logger.Named("plugin")}
+	found, warnings := Discover(opts.Dirs)
+	sortCandidates(found)
+	for _, w := range warnings {
+		h.log.Warn("plugin discovery", "warning", w)
+	}
+	h.warnings = warnings
+	for _, c := range found {
+		p := &Plugin{host: h, name: c.Name, path: c.Path, shadowedBy: c.ShadowedBy, log: h.log.Named(c.Name)}
+		if c.ShadowedBy != "" {
+			p.state = StateShadowed
+		}
+		h.plugins = append(h.plugins, p)
+	}
+	return h
+}
+
+// Warnings returns the problems discovery found.
+func (h *Host) Warnings() []error { return h.warnings }
+
+// Start launches every discovered plugin that is not shadowed, in
+// parallel, and waits until each has started or failed. A plugin that fails
+// to start is retried in the background with backoff, like one that
+// crashed; Start itself fails only when ctx ends first.
+func (h *Host) Start(ctx context.Context) error {
+	var wg sync.WaitGroup
+	for _, p := range h.plugins {
+		if p.state == StateShadowed {
+			continue
+		}
+		p.mu.Lock()
+		p.state = StateStarting
+		p.mu.Unlock()
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p.launch(ctx)
+		}()
+	}
+	done := make(chan struct{})
+	go func() {
+		wg.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("starting plugins: %w", ctx.Err())
+	}
+}
+
+// Plugins returns every discovered plugin, by name.
+func (h *Host) Plugins() []*Plugin { return h.plugins }
+
+// Lookup returns the plugin in use under name, or nil.
+func (h *Host) Lookup(name string) *Plugin {
+	for _, p := range h.plugins {
+		if p.name == name && p.shadowedBy == "" {
+			return p
+		}
+	}
+	return nil
+}
+
+// Close stops every plugin process and any pending restart. Calls made
+// afterwards fail with ErrClosed.
+func (h *Host) Close() {
+	var wg sync.WaitGroup
+	for _, p := range h.plugins {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p.close()
+		}()
+	}
+	wg.Wait()
+}
+
+// State is where a plugin is in its life.
+type State string
+
+// The plugin states.
+const (
+	// StateStopped: not started yet.
+	StateStopped State = "stopped"
+	// StateStarting: the process is being launched.
+	StateStarting State = "starting"
+	// StateReady: the plugin answers calls.
+	StateReady State = "ready"
+	// StateRestarting: the plugin failed and waits out its backoff; calls
+	// fail fast with ErrUnavailable.
+	StateRestarting State = "restarting"
+	// StateDisabled: the plugin has been taken out of use; calls fail with
+	// ErrDisabled.
+	StateDisabled State = "disabled"
+	// StateShadowed: a plugin of the same name in an earlier directory is
+	// used instead; this one is never started.
+	StateShadowed State = "shadowed"
+	// StateClosed: the host has been closed.
+	StateClosed State = "closed"
+)
+
+// Plugin is one plugin binary and its supervised process.
+type Plugin struct {
+	host       *Host
+	name       string
+	path       string
+	shadowedBy string
+	log        hclog.Logger
+
+	mu       sync.Mutex
+	state    State
+	gen      uint64 // incremented on every successful launch
+	client   *plugin.Client
+	cmd      *exec.Cmd
+	conn     *sdk.Client
+	info     *sdk.Info
+	failures int   // failures in a row
+	lastErr  error // the last failure, an *Error
+	timer    *time.Timer
+	starts   int // successful launches, for tests and listings
+}
+
+// Name returns the plugin's name.
+func (p *Plugin) Name() string { return p.name }
+
+// Path returns the plugin binary's path.
+func (p *Plugin) Path() string { return p.path }
+
+// ShadowedBy returns the path of the binary used instead of this one, or "".
+func (p *Plugin) ShadowedBy() string { return p.shadowedBy }
+
+// Status is a snapshot of a plugin's supervision.
+type Status struct {
+	State State
+	// Info is what the plugin said about itself at its last start; nil if
+	// it never started.
+	Info *sdk.Info
+	// Failures counts failures in a row.
+	Failures int
+	// Starts counts successful launches; more than one means restarts.
+	Starts int
+	// PID is the process id while the process runs, else 0.
+	PID int
+	// LastError is the last failure, or nil.
+	LastError error
+}
+
+// Status returns a snapshot of the plugin's state.
+func (p *Plugin) Status() Status {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	s := Status{State: p.state, Info: p.info, Failures: p.failures, Starts: p.starts, LastError: p.lastErr}
+	if s.State == "" {
+		s.State = StateStopped
+	}
+	if p.cmd != nil && p.cmd.Process != nil && p.state == StateReady {
+		s.PID = p.cmd.Process.Pid
+	}
+	return s
+}
+
+// launch starts the process, completes the handshake and asks for Info.
+// It runs without p.mu held, with p.state StateStarting, which keeps
+// everyone else off the plugin meanwhile.
+func (p *Plugin) launch(ctx context.Context) {
+	opts := p.host.opts
+	ctx, cancel := context.WithTimeout(ctx, opts.StartTimeout)
+	defer cancel()
+	client, cmd, conn, info, err := p.start(ctx)
+
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.state != StateStarting {
+		// Closed while starting.
+		if client != nil {
+			go hardKill(client, cmd)
+		}
+		return
+	}
+	if err != nil {
+		p.log.Error("plugin failed to start", "path", p.path, "error", err)
+		permanent := errors.Is(err, ErrNotFound) || errors.Is(err, ErrChecksum)
+		p.failLocked(err, permanent)
+		return
+	}
+	p.client, p.cmd, p.conn, p.info = client, cmd, conn, info
+	p.gen++
+	p.starts++
+	p.state = StateReady
+	p.log.Info("plugin started", "path", p.path, "version", info.Version, "kinds", info.Kinds, "pid", cmd.Process.Pid)
+}
+
+// start does the work of launch. On error every resource is released.
+func (p *Plugin) start(ctx context.Context) (*plugin.Client, *exec.Cmd, *sdk.Client, *sdk.Info, error) {
+	opts := p.host.opts
+	fail := func(kind error, err error) (*plugin.Client, *exec.Cmd, *sdk.Client, *sdk.Info, error) {
+		return nil, nil, nil, nil, &Error{Plugin: p.name, Op: "start", Kind: kind, Err: err}
+	}
+	if err := checkExecutable(p.path); err != nil {
+		return fail(ErrNotFound, err)
+	}
+	if want, ok := opts.Checksums[p.name]; ok {
+		got, err := fileSHA256(p.path)
+		if err != nil {
+			return fail(ErrNotFound, err)
+		}
+		if !strings.EqualFold(got, want) {
+			return fail(ErrChecksum, fmt.Errorf("%s has sha256 %s, pinned %s", p.path, got, want))
+		}
+	}
+	cmd := exec.Command(p.path)
+	cmd.SysProcAttr = sysProcAttr()
+	cmd.Env = []string{sdk.LogLevelEnv + "=" + strings.ToLower(p.log.GetLevel().String())}
+	set, err := sdk.PluginSet(nil)
+	if err != nil {
+		return fail(ErrStart, err)
+	}
+	// go-plugin hands over plugin output written after the handshake
+	// through its stdio stream; log it rather than lose it.
+	stdio := p.log.StandardWriter(&hclog.StandardLoggerOptions{InferLevels: true})
+	client := plugin.NewClient(&plugin.ClientConfig{
+		HandshakeConfig:  sdk.Handshake(),
+		Plugins:          set,
+		Cmd:              cmd,
+		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
+		StartTimeout:     opts.StartTimeout,
+		Logger:           p.log,
+		AutoMTLS:         opts.AlwaysMTLS || usesTCP(),
+		GRPCDialOptions:  sdk.DialOptions(),
+		SyncStdout:       stdio,
+		SyncStderr:       stdio,
+	})
+	rpc, err := client.Client()
+	if err != nil {
+		hardKill(client, cmd)
+		return fail(ErrStart, err)
+	}
+	raw, err := rpc.Dispense(sdk.PluginSetKey)
+	if err != nil {
+		hardKill(client, cmd)
+		return fail(ErrStart, err)
+	}
+	conn, ok := raw.(*sdk.Client)
+	if !ok {
+		hardKill(client, cmd)
+		return fail(ErrStart, fmt.Errorf("dispensed %T", raw))
+	}
+	info, err := conn.Info(ctx)
+	if err == nil && info.Name != p.name {
+		err = fmt.Errorf("binary %s calls itself %q", p.path, info.Name)
+	}
+	if err != nil {
+		hardKill(client, cmd)
+		return fail(ErrStart, fmt.Errorf("info: %w", err))
+	}
+	return client, cmd, conn, info, nil
+}
+
+// usesTCP reports whether go-plugin talks to plugins over TCP rather than
+// a Unix socket on this system.
+func usesTCP() bool { return runtime.GOOS == "windows" }
+
+func fileSHA256(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", fmt.Errorf("read %s: %w", path, err)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// hardKill ends a plugin process at once. A hung or broken plugin may not
+// answer go-plugin's graceful shutdown, which Kill tries first and would
+// wait for; killing the process first makes that attempt fail fast.
+func hardKill(client *plugin.Client, cmd *exec.Cmd) {
+	if cmd != nil && cmd.Process != nil {
+		_ = cmd.Process.Kill()
+	}
+	client.Kill()
+}
+
+// failLocked records a failure of the current process, kills it, and
+// schedules a restart, or takes the plugin out of use. err is an *Error.
+func (p *Plugin) failLocked(err error, permanent bool) {
+	if p.client != nil {
+		go hardKill(p.client, p.cmd)
+	}
+	p.client, p.cmd, p.conn = nil, nil, nil
+	p.lastErr = err
+	p.failures++
+	if permanent || p.failures >= p.host.opts.MaxFailures {
+		p.state = StateDisabled
+		p.log.Error("plugin taken out of use", "failures", p.failures, "error", err)
+		return
+	}
+	wait := p.backoffLocked()
+	p.state = StateRestarting
+	p.log.Warn("plugin will restart", "in", wait, "failures", p.failures, "error", err)
+	p.timer = time.AfterFunc(wait, p.restart)
+}
+
+// backoffLocked is MinBackoff doubled per failure in a row beyond the
+// first, capped at MaxBackoff.
+func (p *Plugin) backoffLocked() time.Duration {
+	o := p.host.opts
+	d := o.MinBackoff
+	for i := 1; i < p.failures && d < o.MaxBackoff; i++ {
+		d *= 2
+	}
+	return min(d, o.MaxBackoff)
+}
+
+// restart relaunches a plugin waiting in StateRestarting.
+func (p *Plugin) restart() {
+	p.mu.Lock()
+	if p.state != StateRestarting {
+		p.mu.Unlock()
+		return
+	}
+	p.state = StateStarting
+	p.timer = nil
+	p.mu.Unlock()
+	p.launch(context.Background())
+}
+
+// close stops the process, gracefully if it answers.
+func (p *Plugin) close() {
+	p.mu.Lock()
+	if p.timer != nil {
+		p.timer.Stop()
+	}
+	client, cmd := p.client, p.cmd
+	p.client, p.cmd, p.conn = nil, nil, nil
+	if p.state != StateShadowed {
+		p.state = StateClosed
+	}
+	p.mu.Unlock()
+	if client == nil {
+		return
+	}
+	done := make(chan struct{})
+	go func() {
+		client.Kill()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(3 * time.Second):
+		hardKill(client, cmd)
+		<-done
+	}
+}
+
+// acquire returns the connection for a call, or the typed error to fail
+// fast with.
+func (p *Plugin) acquire(op string) (*sdk.Client, uint64, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	switch p.state {
+	case StateReady:
+		return p.conn, p.gen, nil
+	case StateRestarting, StateStarting:
+		return nil, 0, &Error{Plugin: p.name, Op: op, Kind: ErrUnavailable, Err: p.lastErr}
+	case StateDisabled:
+		return nil, 0, &Error{Plugin: p.name, Op: op, Kind: ErrDisabled, Err: p.lastErr}
+	case StateClosed:
+		return nil, 0, &Error{Plugin: p.name, Op: op, Kind: ErrClosed}
+	}
+	return nil, 0, &Error{Plugin: p.name, Op: op, Kind: ErrUnavailable, Err: fmt.Errorf("plugin is %s", p.state)}
+}
+
+// call runs f against the plugin's connection under supervision and
+// returns the generation of the process it ran against. timeout bounds the
+// call (0: none beyond ctx). A failure of the plugin, as opposed to the
+// caller's ctx ending or the component refusing, kills the process and
+// schedules its restart. gen, when not 0, pins the call to that process
+// generation (sessions live in one process).
+func (p *Plugin) call(ctx context.Context, op string, gen uint64, timeout time.Duration, f func(context.Context, *sdk.Client) error) (uint64, error) {
+	conn, cur, err := p.acquire(op)
+	if err != nil {
+		return 0, err
+	}
+	if gen != 0 && gen != cur {
+		return 0, &Error{Plugin: p.name, Op: op, Kind: ErrStale}
+	}
+	callCtx, cancel := ctx, context.CancelFunc(func() {})
+	if timeout > 0 {
+		callCtx, cancel = context.WithTimeout(ctx, timeout)
+	}
+	err = f(callCtx, conn)
+	hung := callCtx.Err() != nil && ctx.Err() == nil
+	cancel()
+	if err == nil {
+		p.mu.Lock()
+		if p.gen == cur {
+			p.failures = 0
+		}
+		p.mu.Unlock()
+		return cur, nil
+	}
+	if ctx.Err() != nil {
+		// The caller gave up; the plugin is not at fault.
+		return cur, fmt.Errorf("plugin %s: %s: %w", p.name, op, err)
+	}
+	kind := p.classify(err, hung)
+	e := &Error{Plugin: p.name, Op: op, Kind: kind, Err: err}
+	if kind == ErrRefused {
+		return cur, e
+	}
+	p.mu.Lock()
+	if p.gen == cur && p.state == StateReady {
+		p.log.Error("plugin failed", "op", op, "error", e)
+		p.failLocked(e, false)
+	}
+	p.mu.Unlock()
+	return cur, e
+}
+
+// classify names the failure behind err from a call.
+func (p *Plugin) classify(err error, hung bool) error {
+	switch {
+	case hung:
+		return ErrHung
+	case errors.Is(err, sdk.ErrBadAnswer):
+		return ErrGarbage
+	}
+	p.mu.Lock()
+	exited := p.client != nil && p.client.Exited()
+	p.mu.Unlock()
+	if st, ok := status.FromError(err); exited || (ok && st.Code() == codes.Unavailable) {
+		return ErrCrashed
+	}
+	if errors.Is(err, sdk.ErrUnknownSession) {
+		// The plugin forgot a session it handed out: broken.
+		return ErrGarbage
+	}
+	return ErrRefused
+}
+
+// Info returns what the plugin said about itself at its last start, or nil.
+func (p *Plugin) Info() *sdk.Info {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.info
+}
+
+// Heuristic returns the plugin's heuristic under supervision.
+func (p *Plugin) Heuristic() sdk.Heuristic { return supHeuristic{p} }
+
+// Deadlocks returns the plugin's deadlock detector under supervision.
+func (p *Plugin) Deadlocks() sdk.DeadlockDetector { return supDeadlocks{p} }
+
+// Planner returns the plugin's planner under supervision. A plan is bounded
+// by its budget's time plus the call timeout rather than by the call
+// timeout alone.
+func (p *Plugin) Planner() sdk.Planner { return supPlanner{p} }
+
+type supHeuristic struct{ p *Plugin }
+
+func (s supHeuristic) Prepare(ctx context.Context, l *sdk.Level) (*sdk.PreparedHeuristic, error) {
+	var h *sdk.PreparedHeuristic
+	gen, err := s.p.call(ctx, "prepare heuristic", 0, s.p.host.opts.CallTimeout, func(ctx context.Context, c *sdk.Client) error {
+		var err error
+		h, err = c.Heuristic().Prepare(ctx, l)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	if h.Estimator != nil {
+		h.Estimator = &supEstimator{p: s.p, gen: gen, e: h.Estimator}
+	}
+	return h, nil
+}
+
+type supEstimator struct {
+	p   *Plugin
+	gen uint64
+	e   sdk.Estimator
+}
+
+func (s *supEstimator) Estimate(ctx context.Context, states sdk.States, out []uint32) error {
+	_, err := s.p.call(ctx, "estimate", s.gen, s.p.host.opts.CallTimeout, func(ctx context.Context, _ *sdk.Client) error {
+		return s.e.Estimate(ctx, states, out)
+	})
+	return err
+}
+
+func (s *supEstimator) Release(ctx context.Context) error {
+	_, err := s.p.call(ctx, "release heuristic", s.gen, s.p.host.opts.CallTimeout, func(ctx context.Context, _ *sdk.Client) error {
+		return s.e.Release(ctx)
+	})
+	if errors.Is(err, ErrStale) {
+		return nil // the process that held it is gone, and the session with it
+	}
+	return err
+}
+
+type supDeadlocks struct{ p *Plugin }
+
+func (s supDeadlocks) Prepare(ctx context.Context, l *sdk.Level) (*sdk.PreparedDeadlocks, error) {
+	var d *sdk.PreparedDeadlocks
+	gen, err := s.p.call(ctx, "prepare deadlocks", 0, s.p.host.opts.CallTimeout, func(ctx context.Context, c *sdk.Client) error {
+		var err error
+		d, err = c.Deadlocks().Prepare(ctx, l)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	if d.Checker != nil {
+		d.Checker = &supChecker{p: s.p, gen: gen, c: d.Checker}
+	}
+	return d, nil
+}
+
+type supChecker struct {
+	p   *Plugin
+	gen uint64
+	c   sdk.Checker
+}
+
+func (s *supChecker) Check(ctx context.Context, states sdk.States, out []bool) error {
+	_, err := s.p.call(ctx, "check", s.gen, s.p.host.opts.CallTimeout, func(ctx context.Context, _ *sdk.Client) error {
+		return s.c.Check(ctx, states, out)
+	})
+	return err
+}
+
+func (s *supChecker) Release(ctx context.Context) error {
+	_, err := s.p.call(ctx, "release deadlocks", s.gen, s.p.host.opts.CallTimeout, func(ctx context.Context, _ *sdk.Client) error {
+		return s.c.Release(ctx)
+	})
+	if errors.Is(err, ErrStale) {
+		return nil
+	}
+	return err
+}
+
+type supPlanner struct{ p *Plugin }
+
+func (s supPlanner) Plan(ctx context.Context, req *sdk.PlanRequest, host sdk.Host, progress func(sdk.PlanProgress)) (*sdk.PlanResult, error) {
+	var timeout time.Duration
+	if req.Budget.Time > 0 {
+		timeout = req.Budget.Time + s.p.host.opts.CallTimeout
+	}
+	var res *sdk.PlanResult
+	_, err := s.p.call(ctx, "plan", 0, timeout, func(ctx context.Context, c *sdk.Client) error {
+		var err error
+		res, err = c.Planner().Plan(ctx, req, host, progress)
+		return err
+	})
+	return res, err
+}

@@ -1,0 +1,263 @@
+package pluginhost
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/hashicorp/go-hclog"
+
+	"github.com/sokod/sokod/internal/builtin"
+	"github.com/sokod/sokod/internal/engine"
+	"github.com/sokod/sokod/sdk"
+)
+
+// PluginPrefix qualifies a name as an external plugin's: "plugin:matching"
+// is the plugin named matching even though a built-in has that name. A bare
+// name means the built-in when there is one, else the plugin.
+const PluginPrefix = "plugin:"
+
+// SourceBuiltin is the Source of built-in components.
+const SourceBuiltin = "built-in"
+
+// Component describes one registered component for listings.
+type Component struct {
+	// Name is what --heuristic and the configuration take: the bare name,
+	// or PluginPrefix and the name for a plugin whose name a built-in
+	// holds.
+	Name string `json:"name"`
+	// Kind is heuristic, deadlock or planner.
+	Kind sdk.Kind `json:"kind"`
+	// Version is the plugin's version; "" for built-ins, whose version is
+	// sokod's.
+	Version string `json:"version"`
+	// Source is "built-in" or the plugin binary's path.
+	Source string `json:"source"`
+	// Summary is one line.
+	Summary string `json:"summary"`
+	// Capabilities qualify the kind.
+	Capabilities []sdk.Capability `json:"capabilities"`
+	// State is "ready" for built-ins; a plugin's State otherwise.
+	State State `json:"state"`
+	// Error is the plugin's last failure, if any.
+	Error string `json:"error,omitempty"`
+}
+
+// Registry resolves components by name across the built-ins and the
+// plugins of a Host.
+type Registry struct {
+	host *Host // nil: built-ins only
+	log  hclog.Logger
+}
+
+// NewRegistry returns a registry over the built-ins and host's plugins.
+// host may be nil; log may be nil.
+func NewRegistry(host *Host, log hclog.Logger) *Registry {
+	if log == nil {
+		log = hclog.NewNullLogger()
+	}
+	return &Registry{host: host, log: log}
+}
+
+// List returns every component, built-ins first within each name, sorted
+// by kind and name. Shadowed plugins and plugins that never started are
+// listed too, with their state.
+func (r *Registry) List() []Component {
+	var out []Component
+	for _, h := range builtin.Heuristics() {
+		caps := []sdk.Capability{sdk.CapHeuristicTables}
+		if h.Admissible {
+			caps = append(caps, sdk.CapAdmissible)
+		}
+		out = append(out, Component{Name: h.Name, Kind: sdk.KindHeuristic, Source: SourceBuiltin, Summary: h.Summary, Capabilities: caps, State: StateReady})
+	}
+	if r.host != nil {
+		for _, p := range r.host.Plugins() {
+			st := p.Status()
+			errText := ""
+			if st.LastError != nil {
+				errText = st.LastError.Error()
+			}
+			if st.Info == nil {
+				// Never started: all that is known is the binary.
+				out = append(out, Component{Name: r.externalName(p.Name(), ""), Source: p.Path(), State: st.State, Error: errText})
+				continue
+			}
+			for _, k := range st.Info.Kinds {
+				out = append(out, Component{
+					Name: r.externalName(p.Name(), k), Kind: k, Version: st.Info.Version, Source: p.Path(),
+					Summary: st.Info.Summary, Capabilities: capsOf(st.Info.Capabilities, k), State: st.State, Error: errText,
+				})
+			}
+		}
+	}
+	slices.SortStableFunc(out, func(a, b Component) int {
+		if c := strings.Compare(string(a.Kind), string(b.Kind)); c != 0 {
+			return c
+		}
+		return strings.Compare(strings.TrimPrefix(a.Name, PluginPrefix), strings.TrimPrefix(b.Name, PluginPrefix))
+	})
+	return out
+}
+
+// capsOf returns the capabilities of caps that belong to kind k.
+func capsOf(caps []sdk.Capability, k sdk.Kind) []sdk.Capability {
+	var out []sdk.Capability
+	for _, c := range caps {
+		var ck sdk.Kind
+		switch c {
+		case sdk.CapHeuristicTables, sdk.CapHeuristicEstimate, sdk.CapAdmissible:
+			ck = sdk.KindHeuristic
+		case sdk.CapDeadlockTables, sdk.CapDeadlockCheck:
+			ck = sdk.KindDeadlock
+		case sdk.CapPlannerHost:
+			ck = sdk.KindPlanner
+		}
+		if ck == k || ck == "" {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// externalName is the name a plugin's component of kind k is addressed by.
+func (r *Registry) externalName(name string, k sdk.Kind) string {
+	if (k == sdk.KindHeuristic || k == "") && slices.Contains(builtin.HeuristicNames(), name) {
+		return PluginPrefix + name
+	}
+	return name
+}
+
+// Heuristic is a heuristic resolved by name, ready to compile per level.
+type Heuristic struct {
+	// Name is the resolved name, as Component.Name.
+	Name string
+	// Source is "built-in" or the plugin binary's path.
+	Source string
+	// Admissible is what the component declares before any level is
+	// prepared; objective pushes needs it.
+	Admissible bool
+
+	builtin *builtin.HeuristicSpec
+	plugin  *Plugin
+	log     hclog.Logger
+}
+
+// Heuristic resolves name ("" for the default) to a heuristic.
+func (r *Registry) Heuristic(name string) (*Heuristic, error) {
+	if name == "" {
+		name = builtin.DefaultHeuristic
+	}
+	bare, external := strings.CutPrefix(name, PluginPrefix)
+	if !external {
+		if spec, err := builtin.LookupHeuristic(bare); err == nil {
+			return &Heuristic{Name: spec.Name, Source: SourceBuiltin, Admissible: spec.Admissible, builtin: &spec}, nil
+		}
+	}
+	var p *Plugin
+	if r.host != nil {
+		p = r.host.Lookup(bare)
+	}
+	if p == nil {
+		return nil, fmt.Errorf("unknown heuristic %q (available: %s)", name, strings.Join(r.names(sdk.KindHeuristic), ", "))
+	}
+	st := p.Status()
+	if st.Info == nil {
+		return nil, fmt.Errorf("heuristic %q: plugin %s has not started: %v", name, p.Path(), st.LastError)
+	}
+	if !st.Info.Serves(sdk.KindHeuristic) {
+		return nil, fmt.Errorf("%q is a plugin without a heuristic (it serves %v)", name, st.Info.Kinds)
+	}
+	if !st.Info.Has(sdk.CapHeuristicTables) {
+		// Batch-only heuristics work through the SDK and this host, but
+		// the engine evaluates compiled tables only so far.
+		return nil, fmt.Errorf("heuristic %q answers only in batches (Estimate), which the search cannot use yet", name)
+	}
+	return &Heuristic{Name: r.externalName(bare, sdk.KindHeuristic), Source: p.Path(), Admissible: st.Info.Has(sdk.CapAdmissible), plugin: p, log: r.log}, nil
+}
+
+// names lists the addressable names of kind k.
+func (r *Registry) names(k sdk.Kind) []string {
+	var out []string
+	for _, c := range r.List() {
+		if c.Kind == k {
+			out = append(out, c.Name)
+		}
+	}
+	return out
+}
+
+// Prepare compiles the heuristic for one analysed board. For a plugin that
+// is one supervised call; its answer must agree with what it declared
+// (admissibility), or it is refused.
+func (h *Heuristic) Prepare(ctx context.Context, b *engine.Board) (*engine.Heuristic, error) {
+	if h.builtin != nil {
+		return h.builtin.Prepare(b)
+	}
+	prep, err := h.plugin.Heuristic().Prepare(ctx, LevelOf(b))
+	if err != nil {
+		return nil, err
+	}
+	if prep.Tables == nil {
+		if prep.Estimator != nil {
+			_ = prep.Estimator.Release(ctx)
+		}
+		return nil, fmt.Errorf("heuristic %s answered with an estimator, which the search cannot use yet", h.Name)
+	}
+	if prep.Admissible != h.Admissible {
+		return nil, &Error{Plugin: h.plugin.Name(), Op: "prepare heuristic", Kind: ErrGarbage,
+			Err: fmt.Errorf("declared admissible=%v but prepared admissible=%v", h.Admissible, prep.Admissible)}
+	}
+	return EngineHeuristic(h.Name, prep, h.log)
+}
+
+// EngineHeuristic converts prepared tables (validated by the SDK) to the
+// engine's form. The engine has no penalty patterns yet: they are dropped
+// with a warning, which keeps an admissible bound admissible, since a
+// penalty only ever raises the bound.
+func EngineHeuristic(name string, prep *sdk.PreparedHeuristic, log hclog.Logger) (*engine.Heuristic, error) {
+	t := prep.Tables
+	var rule engine.Rule
+	switch t.Rule {
+	case sdk.RuleSumOfMinima:
+		rule = engine.RuleSumMin
+	case sdk.RuleGreedy:
+		rule = engine.RuleGreedy
+	case sdk.RuleMatching:
+		rule = engine.RuleMatching
+	default:
+		return nil, fmt.Errorf("heuristic %s: unknown rule %v", name, t.Rule)
+	}
+	if len(t.Penalties) > 0 && log != nil {
+		log.Warn("penalty patterns are not evaluated by the search yet; dropped", "heuristic", name, "patterns", len(t.Penalties))
+	}
+	return &engine.Heuristic{Name: name, Costs: t.Costs, Rule: rule, Admissible: prep.Admissible}, nil
+}
+
+// LevelOf numbers an analysed board for the plugin protocol: the engine's
+// square numbering is the protocol's (interior squares in row-major order),
+// so the tables a plugin returns index the engine's squares directly.
+func LevelOf(b *engine.Board) *sdk.Level {
+	l := &sdk.Level{
+		Width:   b.Width,
+		Height:  b.Height,
+		Squares: make([]int, b.Squares),
+		Goals:   make([]int, len(b.Goals)),
+		Boxes:   make([]int, len(b.StartBoxes)),
+		Player:  int(b.StartPlayer),
+		XSB:     b.Level.XSB(),
+		Title:   b.Level.Title,
+	}
+	for i, c := range b.Cell[:b.Squares] {
+		l.Squares[i] = int(c)
+	}
+	for i, g := range b.Goals {
+		l.Goals[i] = int(g)
+	}
+	for i, s := range b.StartBoxes {
+		l.Boxes[i] = int(s)
+	}
+	slices.Sort(l.Boxes)
+	return l
+}

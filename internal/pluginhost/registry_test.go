@@ -1,0 +1,240 @@
+package pluginhost
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/sokod/sokod/internal/engine"
+	"github.com/sokod/sokod/sdk"
+	"github.com/sokod/sokod/sokoban"
+)
+
+func TestRegistryList(t *testing.T) {
+	dir := pluginDir(t, "matching", "good", "estimator", "chatty")
+	h := New(Options{Dirs: []string{dir}, MinBackoff: time.Hour})
+	t.Cleanup(h.Close)
+	if err := h.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	type row struct {
+		Name, Kind, Source, State string
+		Caps                      []sdk.Capability
+	}
+	var got []row
+	for _, c := range NewRegistry(h, nil).List() {
+		got = append(got, row{c.Name, string(c.Kind), filepath.Base(c.Source), string(c.State), c.Capabilities})
+	}
+	tables, adm, est := sdk.CapHeuristicTables, sdk.CapAdmissible, sdk.CapHeuristicEstimate
+	want := []row{
+		// The plugin that never started is listed by its binary alone.
+		{"chatty", "", "sokod-plugin-chatty", "restarting", nil},
+		{"estimator", "heuristic", "sokod-plugin-estimator", "ready", []sdk.Capability{est}},
+		{"good", "heuristic", "sokod-plugin-good", "ready", []sdk.Capability{tables, adm}},
+		{"greedy", "heuristic", "built-in", "ready", []sdk.Capability{tables}},
+		{"matching", "heuristic", "built-in", "ready", []sdk.Capability{tables, adm}},
+		{"plugin:matching", "heuristic", "sokod-plugin-matching", "ready", []sdk.Capability{tables, adm}},
+		{"simple", "heuristic", "built-in", "ready", []sdk.Capability{tables, adm}},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("List (-want +got):\n%s", diff)
+	}
+}
+
+func TestRegistryResolve(t *testing.T) {
+	h, _ := newHost(t, Options{Dirs: []string{pluginDir(t, "greedy", "good", "estimator")}})
+	r := NewRegistry(h, nil)
+	tests := []struct {
+		name       string
+		want       string // resolved name; "" for an error
+		source     string
+		admissible bool
+		errText    string
+	}{
+		{name: "", want: "matching", source: SourceBuiltin, admissible: true},
+		{name: "greedy", want: "greedy", source: SourceBuiltin},
+		{name: "plugin:greedy", want: "plugin:greedy", source: "sokod-plugin-greedy"},
+		{name: "good", want: "good", source: "sokod-plugin-good", admissible: true},
+		{name: "plugin:good", want: "good", source: "sokod-plugin-good", admissible: true},
+		{name: "plugin:simple", errText: `unknown heuristic "plugin:simple"`},
+		{name: "nope", errText: "available: estimator, good, greedy, plugin:greedy, matching, simple"},
+		{name: "estimator", errText: "answers only in batches"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			hs, err := r.Heuristic(tt.name)
+			if tt.errText != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.errText) {
+					t.Fatalf("got %v, want an error containing %q", err, tt.errText)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := []any{hs.Name, filepath.Base(hs.Source), hs.Admissible}
+			if diff := cmp.Diff([]any{tt.want, filepath.Base(tt.source), tt.admissible}, got); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestPluginEqualsBuiltin checks that every built-in served as a plugin
+// compiles to exactly the built-in's tables, and so that the search through
+// it expands the same nodes and finds the same solutions.
+func TestPluginEqualsBuiltin(t *testing.T) {
+	h, _ := newHost(t, Options{Dirs: []string{pluginDir(t, builtinPlugins...)}})
+	r := NewRegistry(h, nil)
+	src, err := os.ReadFile("../engine/testdata/small.xsb")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := sokoban.ParseCollection(string(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for _, name := range builtinPlugins {
+		in, err := r.Heuristic(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ext, err := r.Heuristic(PluginPrefix + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if in.Admissible != ext.Admissible {
+			t.Errorf("%s: admissible %v built-in, %v plugin", name, in.Admissible, ext.Admissible)
+		}
+		obj := engine.ObjectiveAny
+		if in.Admissible {
+			obj = engine.ObjectivePushes
+		}
+		for i, l := range c.Levels {
+			t.Run(fmt.Sprintf("%s/level%d", name, i+1), func(t *testing.T) {
+				b, err := engine.Analyze(l)
+				if err != nil {
+					t.Fatal(err)
+				}
+				hi, err := in.Prepare(ctx, b)
+				if err != nil {
+					t.Fatal(err)
+				}
+				he, err := ext.Prepare(ctx, b)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if diff := cmp.Diff(hi.Costs, he.Costs); diff != "" || hi.Rule != he.Rule || hi.Admissible != he.Admissible {
+					t.Fatalf("tables differ (rule %v/%v, admissible %v/%v):\n%s", hi.Rule, he.Rule, hi.Admissible, he.Admissible, diff)
+				}
+				solve := func(h *engine.Heuristic) *engine.Result {
+					res, err := engine.Solve(ctx, b, engine.Options{Objective: obj, Heuristic: h, Budget: engine.Budget{Memory: 1 << 20}})
+					if err != nil {
+						t.Fatal(err)
+					}
+					return res
+				}
+				ri, re := solve(hi), solve(he)
+				type outcome struct {
+					Status   engine.Status
+					Nodes    int64
+					Solution string
+				}
+				if diff := cmp.Diff(outcome{ri.Status, ri.Stats.Nodes, ri.Solution.String()}, outcome{re.Status, re.Stats.Nodes, re.Solution.String()}); diff != "" {
+					t.Errorf("search differs (-built-in +plugin):\n%s", diff)
+				}
+			})
+		}
+	}
+}
+
+func TestLevelOfMatchesSDK(t *testing.T) {
+	for i, src := range []string{
+		"#######\n#@ $ .#\n# $ . #\n#######\n",
+		"  ####\n###  ####\n#     $ #\n# #  #$ #\n# . .#@ #\n#########\n",
+		"#######\n#.@ # #\n#$* $ #\n#   $ #\n# ..  #\n#  *  #\n#######\n",
+	} {
+		sl, err := sokoban.Parse(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := engine.Analyze(sl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := sdk.LevelFromSokoban(sl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want, LevelOf(b)); diff != "" {
+			t.Errorf("level %d: engine numbering differs from the SDK's (-sdk +engine):\n%s", i+1, diff)
+		}
+	}
+}
+
+// BenchmarkEstimate measures the batch path: one Estimate call through
+// gRPC to a plugin process, per state, at several batch sizes.
+func BenchmarkEstimate(b *testing.B) {
+	h, _ := newHost(b, Options{Dirs: []string{pluginDir(b, "estimator")}})
+	bd := testBoard(b)
+	ctx := context.Background()
+	prep, err := h.Lookup("estimator").Heuristic().Prepare(ctx, LevelOf(bd))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, n := range []int{1, 64, 1024} {
+		b.Run(fmt.Sprintf("batch=%d", n), func(b *testing.B) {
+			states := sdk.NewStates(len(bd.StartBoxes), n)
+			for range n {
+				states.Append(bd.StartPlayer, bd.StartBoxes)
+			}
+			out := make([]uint32, n)
+			b.ResetTimer()
+			for b.Loop() {
+				if err := prep.Estimator.Estimate(ctx, states, out); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N*n), "µs/state")
+		})
+	}
+}
+
+// BenchmarkPrepare compares compiling the matching heuristic in-process and
+// through its plugin, on the engine's benchmark level.
+func BenchmarkPrepare(b *testing.B) {
+	h, _ := newHost(b, Options{Dirs: []string{pluginDir(b, "matching")}})
+	r := NewRegistry(h, nil)
+	src, err := os.ReadFile("../engine/testdata/bench.xsb")
+	if err != nil {
+		b.Fatal(err)
+	}
+	c, err := sokoban.ParseCollection(string(src))
+	if err != nil {
+		b.Fatal(err)
+	}
+	bd, err := engine.Analyze(c.Levels[0])
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, name := range []string{"matching", "plugin:matching"} {
+		hs, err := r.Heuristic(name)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := hs.Prepare(context.Background(), bd); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

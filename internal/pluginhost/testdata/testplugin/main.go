@@ -1,0 +1,167 @@
+// Command testplugin is a plugin that misbehaves on purpose, for the host's
+// tests. The tests copy it under several names; the name it is run as,
+// sokod-plugin-MODE, selects the behaviour:
+//
+//	good       an admissible Manhattan-distance heuristic that logs each level
+//	estimator  a batch heuristic: the number of boxes off goals
+//	crashonce  exits during its first Prepare (a marker file remembers), then is good
+//	crashy     exits during every Prepare
+//	hangs      never answers Prepare
+//	garbage    answers Prepare with a cost table of the wrong size
+//	chatty     writes to stdout before the handshake
+//	misnamed   calls itself "other" in Info
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/hashicorp/go-plugin"
+	"google.golang.org/grpc"
+
+	pb "github.com/sokod/sokod/proto/sokod/plugin/v1"
+	"github.com/sokod/sokod/sdk"
+)
+
+func main() {
+	mode := strings.TrimPrefix(filepath.Base(os.Args[0]), "sokod-plugin-")
+	log := sdk.NewLogger(mode)
+	info := sdk.Info{Name: mode, Version: "0.0.1-test", Summary: "test plugin: " + mode,
+		Capabilities: []sdk.Capability{sdk.CapHeuristicTables, sdk.CapAdmissible}}
+	var h sdk.Heuristic = manhattan{log: log}
+	switch mode {
+	case "estimator":
+		info.Capabilities = []sdk.Capability{sdk.CapHeuristicEstimate}
+		h = offGoals{}
+	case "crashonce":
+		marker := os.Args[0] + ".crashed"
+		h = crash{next: h, marker: marker}
+	case "crashy":
+		h = crash{}
+	case "hangs":
+		h = hang{}
+	case "garbage":
+		serveGarbage(info)
+		return
+	case "chatty":
+		fmt.Println("hello from a plugin that should not write here")
+	case "misnamed":
+		info.Name = "other"
+	}
+	sdk.Serve(&sdk.Plugin{Info: info, Heuristic: h, Logger: log})
+}
+
+type manhattan struct {
+	log interface{ Info(string, ...any) }
+}
+
+func (m manhattan) Prepare(_ context.Context, l *sdk.Level) (*sdk.PreparedHeuristic, error) {
+	m.log.Info("preparing level", "width", l.Width, "height", l.Height)
+	t := &sdk.HeuristicTables{Rule: sdk.RuleMatching}
+	for s := range l.Squares {
+		x, y := l.XY(s)
+		for _, g := range l.Goals {
+			gx, gy := l.XY(g)
+			t.Costs = append(t.Costs, uint16(abs(x-gx)+abs(y-gy)))
+		}
+	}
+	return &sdk.PreparedHeuristic{Admissible: true, Tables: t}, nil
+}
+
+func abs(v int) int {
+	if v < 0 {
+		return -v
+	}
+	return v
+}
+
+type offGoals struct{}
+
+func (offGoals) Prepare(_ context.Context, l *sdk.Level) (*sdk.PreparedHeuristic, error) {
+	goal := make([]bool, len(l.Squares))
+	for _, g := range l.Goals {
+		goal[g] = true
+	}
+	return &sdk.PreparedHeuristic{Estimator: &offGoalsEstimator{goal: goal}}, nil
+}
+
+type offGoalsEstimator struct{ goal []bool }
+
+func (e *offGoalsEstimator) Estimate(_ context.Context, s sdk.States, out []uint32) error {
+	for i := range out {
+		n := uint32(0)
+		for _, b := range s.BoxSquares(i) {
+			if !e.goal[b] {
+				n++
+			}
+		}
+		out[i] = n
+	}
+	return nil
+}
+
+func (e *offGoalsEstimator) Release(context.Context) error { return nil }
+
+type crash struct {
+	next   sdk.Heuristic
+	marker string
+}
+
+func (c crash) Prepare(ctx context.Context, l *sdk.Level) (*sdk.PreparedHeuristic, error) {
+	if c.marker != "" {
+		if _, err := os.Stat(c.marker); err == nil {
+			return c.next.Prepare(ctx, l)
+		}
+		_ = os.WriteFile(c.marker, nil, 0o644)
+	}
+	os.Exit(7)
+	return nil, nil
+}
+
+type hang struct{}
+
+func (hang) Prepare(context.Context, *sdk.Level) (*sdk.PreparedHeuristic, error) {
+	select {} // ignores cancellation too, like a real hang
+}
+
+// garbage serves the protocol without the SDK's server side, which would
+// refuse to send a malformed table.
+type garbage struct {
+	plugin.NetRPCUnsupportedPlugin
+	pb.UnimplementedPluginServiceServer
+	pb.UnimplementedHeuristicServiceServer
+	info sdk.Info
+}
+
+func (g *garbage) GRPCServer(_ *plugin.GRPCBroker, s *grpc.Server) error {
+	pb.RegisterPluginServiceServer(s, g)
+	pb.RegisterHeuristicServiceServer(s, g)
+	return nil
+}
+
+func (g *garbage) GRPCClient(context.Context, *plugin.GRPCBroker, *grpc.ClientConn) (any, error) {
+	return nil, fmt.Errorf("server only")
+}
+
+func (g *garbage) Info(context.Context, *pb.InfoRequest) (*pb.InfoResponse, error) {
+	return &pb.InfoResponse{Name: g.info.Name, Version: g.info.Version, Kinds: []pb.Kind{pb.Kind_KIND_HEURISTIC},
+		Capabilities: []pb.Capability{pb.Capability_CAPABILITY_HEURISTIC_TABLES}}, nil
+}
+
+func (g *garbage) PrepareHeuristic(_ context.Context, req *pb.PrepareHeuristicRequest) (*pb.PrepareHeuristicResponse, error) {
+	n := len(req.GetLevel().GetSquares()) * len(req.GetLevel().GetGoals())
+	return &pb.PrepareHeuristicResponse{Tables: &pb.HeuristicTables{
+		Costs: make([]byte, 2*n-2), Rule: pb.CombiningRule_COMBINING_RULE_MATCHING,
+	}}, nil
+}
+
+func serveGarbage(info sdk.Info) {
+	plugin.Serve(&plugin.ServeConfig{
+		HandshakeConfig: sdk.Handshake(),
+		Plugins:         plugin.PluginSet{sdk.PluginSetKey: &garbage{info: info}},
+		GRPCServer:      plugin.DefaultGRPCServer,
+	})
+}

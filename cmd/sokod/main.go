@@ -55,6 +55,7 @@ func commands() []command {
 		benchCommand(),
 		configCommand(),
 		versionCommand(),
+		pluginsCommand(),
 	}
 }
 

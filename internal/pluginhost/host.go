@@ -110,7 +110,7 @@ func New(opts Options) *Host {
 	}
 	h.warnings = warnings
 	for _, c := range found {
-		p := &Plugin{host: h, name: c.Name, path: c.Path, shadowedBy: c.ShadowedBy, log: h.log.Named(c.Name)}
+		p := &Plugin{host: h, name: c.Name, path: c.Path, shadowedBy: c.ShadowedBy, log: h.log.Named(c.Name), state: StateStopped}
 		if c.ShadowedBy != "" {
 			p.state = StateShadowed
 		}
@@ -122,23 +122,17 @@ func New(opts Options) *Host {
 // Warnings returns the problems discovery found.
 func (h *Host) Warnings() []error { return h.warnings }
 
-// Start launches every discovered plugin that is not shadowed, in
-// parallel, and waits until each has started or failed. A plugin that fails
-// to start is retried in the background with backoff, like one that
-// crashed; Start itself fails only when ctx ends first.
+// Start launches every discovered plugin that is not shadowed or already
+// started, in parallel, and waits until each has started or failed. A
+// plugin that fails to start is retried in the background with backoff,
+// like one that crashed; Start itself fails only when ctx ends first.
 func (h *Host) Start(ctx context.Context) error {
 	var wg sync.WaitGroup
 	for _, p := range h.plugins {
-		if p.state == StateShadowed {
-			continue
-		}
-		p.mu.Lock()
-		p.state = StateStarting
-		p.mu.Unlock()
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			p.launch(ctx)
+			_ = p.Start(ctx)
 		}()
 	}
 	done := make(chan struct{})
@@ -265,6 +259,23 @@ func (p *Plugin) Status() Status {
 	return s
 }
 
+// Start launches the plugin if it has not been started yet, so that a
+// command using one plugin does not pay for starting them all. It returns
+// nil when the plugin is ready, else the typed error calls would get.
+func (p *Plugin) Start(ctx context.Context) error {
+	p.mu.Lock()
+	stopped := p.state == StateStopped
+	if stopped {
+		p.state = StateStarting
+	}
+	p.mu.Unlock()
+	if stopped {
+		p.launch(ctx)
+	}
+	_, _, err := p.acquire("start")
+	return err
+}
+
 // launch starts the process, completes the handshake and asks for Info.
 // It runs without p.mu held, with p.state StateStarting, which keeps
 // everyone else off the plugin meanwhile.
@@ -293,7 +304,7 @@ func (p *Plugin) launch(ctx context.Context) {
 	p.gen++
 	p.starts++
 	p.state = StateReady
-	p.log.Info("plugin started", "path", p.path, "version", info.Version, "kinds", info.Kinds, "pid", cmd.Process.Pid)
+	p.log.Debug("plugin started", "path", p.path, "version", info.Version, "kinds", info.Kinds, "pid", cmd.Process.Pid)
 }
 
 // start does the work of launch. On error every resource is released.
@@ -330,7 +341,7 @@ func (p *Plugin) start(ctx context.Context) (*plugin.Client, *exec.Cmd, *sdk.Cli
 		Cmd:              cmd,
 		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
 		StartTimeout:     opts.StartTimeout,
-		Logger:           p.log,
+		Logger:           quietExit{p.log},
 		AutoMTLS:         opts.AlwaysMTLS || usesTCP(),
 		GRPCDialOptions:  sdk.DialOptions(),
 		SyncStdout:       stdio,
@@ -661,4 +672,18 @@ func (s supPlanner) Plan(ctx context.Context, req *sdk.PlanRequest, host sdk.Hos
 		return err
 	})
 	return res, err
+}
+
+// quietExit demotes go-plugin's report of a clean plugin exit, which every
+// normal shutdown produces, from info to debug; an unclean exit is reported
+// at error level and stays there.
+type quietExit struct{ hclog.Logger }
+
+// Info logs at info level, except the clean-exit report, at debug.
+func (q quietExit) Info(msg string, args ...any) {
+	if msg == "plugin process exited" {
+		q.Logger.Debug(msg, args...)
+		return
+	}
+	q.Logger.Info(msg, args...)
 }

@@ -144,8 +144,9 @@ type Heuristic struct {
 	log     hclog.Logger
 }
 
-// Heuristic resolves name ("" for the default) to a heuristic.
-func (r *Registry) Heuristic(name string) (*Heuristic, error) {
+// Heuristic resolves name ("" for the default) to a heuristic, starting
+// the plugin that provides it if it has not been started.
+func (r *Registry) Heuristic(ctx context.Context, name string) (*Heuristic, error) {
 	if name == "" {
 		name = builtin.DefaultHeuristic
 	}
@@ -162,10 +163,10 @@ func (r *Registry) Heuristic(name string) (*Heuristic, error) {
 	if p == nil {
 		return nil, fmt.Errorf("unknown heuristic %q (available: %s)", name, strings.Join(r.names(sdk.KindHeuristic), ", "))
 	}
-	st := p.Status()
-	if st.Info == nil {
-		return nil, fmt.Errorf("heuristic %q: plugin %s has not started: %v", name, p.Path(), st.LastError)
+	if err := p.Start(ctx); err != nil {
+		return nil, fmt.Errorf("heuristic %q: %w", name, err)
 	}
+	st := p.Status()
 	if !st.Info.Serves(sdk.KindHeuristic) {
 		return nil, fmt.Errorf("%q is a plugin without a heuristic (it serves %v)", name, st.Info.Kinds)
 	}

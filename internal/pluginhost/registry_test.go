@@ -68,7 +68,7 @@ func TestRegistryResolve(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			hs, err := r.Heuristic(tt.name)
+			hs, err := r.Heuristic(context.Background(), tt.name)
 			if tt.errText != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.errText) {
 					t.Fatalf("got %v, want an error containing %q", err, tt.errText)
@@ -89,6 +89,26 @@ func TestRegistryResolve(t *testing.T) {
 // TestPluginEqualsBuiltin checks that every built-in served as a plugin
 // compiles to exactly the built-in's tables, and so that the search through
 // it expands the same nodes and finds the same solutions.
+// TestLazyStart checks that resolving a name starts that plugin only.
+func TestLazyStart(t *testing.T) {
+	h := New(Options{Dirs: []string{pluginDir(t, "good", "estimator")}})
+	t.Cleanup(h.Close)
+	hs, err := NewRegistry(h, nil).Heuristic(context.Background(), "good")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := hs.Prepare(context.Background(), testBoard(t)); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]State{}
+	for _, p := range h.Plugins() {
+		got[p.Name()] = p.Status().State
+	}
+	if diff := cmp.Diff(map[string]State{"good": StateReady, "estimator": StateStopped}, got); diff != "" {
+		t.Errorf("states (-want +got):\n%s", diff)
+	}
+}
+
 func TestPluginEqualsBuiltin(t *testing.T) {
 	h, _ := newHost(t, Options{Dirs: []string{pluginDir(t, builtinPlugins...)}})
 	r := NewRegistry(h, nil)
@@ -102,11 +122,11 @@ func TestPluginEqualsBuiltin(t *testing.T) {
 	}
 	ctx := context.Background()
 	for _, name := range builtinPlugins {
-		in, err := r.Heuristic(name)
+		in, err := r.Heuristic(ctx, name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		ext, err := r.Heuristic(PluginPrefix + name)
+		ext, err := r.Heuristic(ctx, PluginPrefix+name)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -224,8 +244,9 @@ func BenchmarkPrepare(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	ctx := context.Background()
 	for _, name := range []string{"matching", "plugin:matching"} {
-		hs, err := r.Heuristic(name)
+		hs, err := r.Heuristic(ctx, name)
 		if err != nil {
 			b.Fatal(err)
 		}

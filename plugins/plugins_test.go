@@ -3,13 +3,23 @@
 package plugins_test
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
+	"time"
 
+	"github.com/sokod/sokod/internal/engine"
+	"github.com/sokod/sokod/internal/pluginhost"
 	"github.com/sokod/sokod/sdk/plugintest"
+	"github.com/sokod/sokod/sokoban"
+
+	// The plugin binaries are built by TestMain, outside the test's own
+	// dependencies; importing their code makes a change to it invalidate
+	// go test's cached result.
+	_ "github.com/sokod/sokod/plugins/internal/builtinplugin"
 )
 
 // binDir holds the plugin binaries TestMain built, sokod-plugin-NAME each.
@@ -72,6 +82,82 @@ func TestConformance(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			plugintest.Run(t, filepath.Join(binDir, "sokod-plugin-"+name), plugintest.Options{})
+		})
+	}
+}
+
+// pythonDir holds the Python example plugin, which runs from the source
+// tree as it is.
+const pythonDir = "heuristics/pydistance"
+
+// needPython skips the test unless Debian's python3 with gRPC and protobuf
+// is installed (.ci/run installs python3-grpcio and python3-protobuf).
+func needPython(t *testing.T) {
+	t.Helper()
+	if out, err := exec.Command("/usr/bin/python3", "-c", "import grpc, google.protobuf").CombinedOutput(); err != nil {
+		t.Skipf("skipping the Python plugin: /usr/bin/python3 with python3-grpcio and python3-protobuf is needed: %v: %s", err, out)
+	}
+}
+
+func TestPythonConformance(t *testing.T) {
+	needPython(t)
+	plugintest.Run(t, filepath.Join(pythonDir, "sokod-plugin-pydistance"), plugintest.Options{})
+}
+
+// TestPythonSolves solves levels through the Python plugin's tables and
+// checks the solutions against the built-in matching heuristic: both are
+// admissible, so both prove the same optimal push count.
+func TestPythonSolves(t *testing.T) {
+	needPython(t)
+	host := pluginhost.New(pluginhost.Options{Dirs: []string{pythonDir}, StartTimeout: 30 * time.Second})
+	t.Cleanup(host.Close)
+	reg := pluginhost.NewRegistry(host, nil)
+	ctx := context.Background()
+	py, err := reg.Heuristic(ctx, "pydistance")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !py.Admissible {
+		t.Fatal("pydistance does not declare itself admissible")
+	}
+	builtinMatching, err := reg.Heuristic(ctx, "matching")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, src := range plugintest.Levels() {
+		t.Run(fmt.Sprintf("level%d", i+1), func(t *testing.T) {
+			l, err := sokoban.Parse(src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := engine.Analyze(l)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pushes := map[string]int{}
+			for _, h := range []*pluginhost.Heuristic{py, builtinMatching} {
+				eh, err := h.Prepare(ctx, b)
+				if err != nil {
+					t.Fatal(err)
+				}
+				res, err := engine.Solve(ctx, b, engine.Options{Objective: engine.ObjectivePushes, Heuristic: eh, Budget: engine.Budget{Memory: 1 << 20}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if res.Status != engine.Solved || !res.Optimal {
+					t.Fatalf("%s: %v %s, optimal %v", h.Name, res.Status, res.Reason, res.Optimal)
+				}
+				// Solve has replayed the solution with the verifier; replay
+				// it once more here, independently of the engine.
+				m, err := sokoban.Replay(l, res.Solution)
+				if err != nil || !m.Solved {
+					t.Fatalf("%s: solution %s does not solve the level: %v", h.Name, res.Solution, err)
+				}
+				pushes[h.Name] = m.Pushes
+			}
+			if pushes["pydistance"] != pushes["matching"] {
+				t.Errorf("optimal pushes: pydistance %d, matching %d", pushes["pydistance"], pushes["matching"])
+			}
 		})
 	}
 }

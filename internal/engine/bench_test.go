@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 )
 
@@ -26,12 +28,13 @@ func benchSearcher(tb testing.TB, rule Rule, obj Objective, warm int) *searcher 
 // rebuild, reachability, move generation, deadlock tests, bound, table
 // insert, queue push) allocates nothing.
 func TestExpandAllocs(t *testing.T) {
-	for _, rule := range []Rule{RuleSumMin, RuleGreedy, RuleMatching} {
+	for k, rule := range []Rule{RuleSumMin, RuleGreedy, RuleMatching, RuleMatching} {
 		obj := ObjectivePushes
 		if rule == RuleGreedy {
 			obj = ObjectiveAny
 		}
 		s := benchSearcher(t, rule, obj, 20000)
+		s.lazy = k == 3 // child bounds deferred to the pop, as with many boxes
 		allocs := testing.AllocsPerRun(2000, func() {
 			if st, reason, _, end := s.step(); end {
 				t.Fatalf("search ended: %v %s", st, reason)
@@ -145,6 +148,37 @@ func BenchmarkExpand(b *testing.B) {
 					b.Fatalf("search ended: %v %s", st, reason)
 				}
 			}
+		})
+	}
+}
+
+// BenchmarkExpandManyBoxes measures expansions of objective any with the
+// matching bound on the largest Sasquatch VII level (256 boxes), children
+// repaired one by one ("repair") against deferred to their pop ("lazy",
+// the default above lazyRepairBoxes). Needs SOKOD_LEVELS.
+func BenchmarkExpandManyBoxes(b *testing.B) {
+	dir := os.Getenv("SOKOD_LEVELS")
+	if dir == "" {
+		b.Skip("SOKOD_LEVELS is not set")
+	}
+	ls := loadCollection(b, filepath.Join(dir, "sasquatch7.xsb"))
+	brd := mustAnalyze(b, ls[len(ls)-1])
+	for _, v := range []struct {
+		name   string
+		repair int
+	}{{"lazy", 0}, {"repair", 1 << 20}} {
+		b.Run(v.name, func(b *testing.B) {
+			s := newSearcher(brd, testHeuristic(brd, RuleMatching), Options{Objective: ObjectiveAny, repairBoxes: v.repair}, NewWorkspace(256<<20))
+			if _, _, _, end := s.begin(); end {
+				b.Fatal("decided at the root")
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				if st, reason, _, end := s.step(); end {
+					b.Fatalf("search ended: %v %s", st, reason)
+				}
+			}
+			b.ReportMetric(float64(s.nodes)/b.Elapsed().Seconds(), "expansions/s")
 		})
 	}
 }

@@ -148,7 +148,21 @@ type HeuristicTables struct {
 	Rule Rule
 	// Penalties are added to the combined cost.
 	Penalties []Penalty
+	// SideCosts, when set, refines Costs by where the player is:
+	// SideCosts[(s*4+k)*len(Goals)+g] is the cost of bringing a box from
+	// square s to goal g when the player is on side k of it: k is the first
+	// direction, in LURD order, whose neighbour of s the player could reach
+	// were that box the only one on the board (SideOf computes it). Exactly
+	// len(Squares)*4*len(Goals) entries; rows of wall neighbours are never
+	// used. The host costs each box by its player side, which for push
+	// distances makes the bound consistent (a push lowers it by at most
+	// one).
+	SideCosts []uint16
 }
+
+// Sides is the number of player sides of a square in
+// HeuristicTables.SideCosts.
+const Sides = 4
 
 // Penalty adds Cost to the bound of every position in which boxes stand on
 // all of Squares. The costs of all matching penalties are summed; a

@@ -138,6 +138,9 @@ func (t *HeuristicTables) Validate(squares, goals int) error {
 	if len(t.Costs) != squares*goals {
 		return fmt.Errorf("cost table has %d entries, want %d squares x %d goals", len(t.Costs), squares, goals)
 	}
+	if n := len(t.SideCosts); n != 0 && n != squares*Sides*goals {
+		return fmt.Errorf("side cost table has %d entries, want %d squares x %d sides x %d goals", n, squares, Sides, goals)
+	}
 	if t.Rule < RuleSumOfMinima || t.Rule > RuleMatching {
 		return fmt.Errorf("unknown combining rule %d", t.Rule)
 	}
@@ -163,6 +166,9 @@ func squaresIn(sq []int, squares int) error {
 
 func heuristicTablesToProto(t *HeuristicTables) *pb.HeuristicTables {
 	p := &pb.HeuristicTables{Costs: packUint16(t.Costs), Rule: rulesToProto(t.Rule)}
+	if len(t.SideCosts) > 0 {
+		p.SideCosts = packUint16(t.SideCosts)
+	}
 	for _, pen := range t.Penalties {
 		p.Penalties = append(p.Penalties, &pb.Penalty{Squares: intsToProto(pen.Squares), Cost: uint32(pen.Cost)})
 	}
@@ -173,7 +179,13 @@ func heuristicTablesFromProto(p *pb.HeuristicTables, squares, goals int) (*Heuri
 	if len(p.GetCosts())%2 != 0 {
 		return nil, fmt.Errorf("%w: cost table of odd length %d bytes", ErrBadAnswer, len(p.GetCosts()))
 	}
+	if len(p.GetSideCosts())%2 != 0 {
+		return nil, fmt.Errorf("%w: side cost table of odd length %d bytes", ErrBadAnswer, len(p.GetSideCosts()))
+	}
 	t := &HeuristicTables{Costs: unpackUint16(p.GetCosts()), Rule: ruleFromProto(p.GetRule())}
+	if len(p.GetSideCosts()) > 0 {
+		t.SideCosts = unpackUint16(p.GetSideCosts())
+	}
 	for _, pen := range p.GetPenalties() {
 		t.Penalties = append(t.Penalties, Penalty{Squares: intsFromProto(pen.GetSquares()), Cost: int(pen.GetCost())})
 	}

@@ -263,3 +263,34 @@ func LevelFromSokoban(sl *sokoban.Level) (*Level, error) {
 	}
 	return l, nil
 }
+
+// SideOf returns the player's side of a box on square box, as
+// HeuristicTables.SideCosts counts sides: the first direction, in LURD
+// order, whose neighbour of box the player on square player could reach
+// were that box the only one on the board. It returns -1 when player is box
+// or cannot reach any neighbour. It walks the board, O(squares): for tests
+// and for preparing tables, not for evaluating positions.
+func (l *Level) SideOf(box, player int) int {
+	if box == player {
+		return -1
+	}
+	seen := make([]bool, len(l.Squares))
+	seen[box], seen[player] = true, true
+	stack := []int{player}
+	for len(stack) > 0 {
+		s := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for d := sokoban.Left; d <= sokoban.Down; d++ {
+			if n := l.Neighbour(s, d); n >= 0 && !seen[n] {
+				seen[n] = true
+				stack = append(stack, n)
+			}
+		}
+	}
+	for d := sokoban.Left; d <= sokoban.Down; d++ {
+		if n := l.Neighbour(box, d); n >= 0 && seen[n] {
+			return int(d)
+		}
+	}
+	return -1
+}

@@ -52,6 +52,15 @@ func (manhattan) Prepare(_ context.Context, l *sdk.Level) (*sdk.PreparedHeuristi
 			t.Costs = append(t.Costs, uint16(abs(x-gx)+abs(y-gy)))
 		}
 	}
+	// Side costs: the plain costs, plus one per side number, so that every
+	// row differs.
+	for s := range l.Squares {
+		for k := range sdk.Sides {
+			for g := range l.Goals {
+				t.SideCosts = append(t.SideCosts, t.Costs[s*len(l.Goals)+g]+uint16(k))
+			}
+		}
+	}
 	return &sdk.PreparedHeuristic{Admissible: true, Tables: t}, nil
 }
 
@@ -403,6 +412,8 @@ func TestGarbageAnswers(t *testing.T) {
 		{"odd table", &pb.PrepareHeuristicResponse{Tables: &pb.HeuristicTables{Costs: costs[:39], Rule: pb.CombiningRule_COMBINING_RULE_MATCHING}}},
 		{"no rule", &pb.PrepareHeuristicResponse{Tables: &pb.HeuristicTables{Costs: costs}}},
 		{"unknown rule", &pb.PrepareHeuristicResponse{Tables: &pb.HeuristicTables{Costs: costs, Rule: 9}}},
+		{"short side table", &pb.PrepareHeuristicResponse{Tables: &pb.HeuristicTables{Costs: costs, Rule: pb.CombiningRule_COMBINING_RULE_MATCHING,
+			SideCosts: make([]byte, 2*10*4*2-2)}}},
 		{"penalty off the board", &pb.PrepareHeuristicResponse{Tables: &pb.HeuristicTables{Costs: costs, Rule: pb.CombiningRule_COMBINING_RULE_GREEDY,
 			Penalties: []*pb.Penalty{{Squares: []uint32{10}, Cost: 1}}}}},
 	}
@@ -455,6 +466,44 @@ func TestGarbageAnswers(t *testing.T) {
 			server.Stop()
 		}
 	})
+}
+
+func TestSideOf(t *testing.T) {
+	// #######
+	// #@ $ .#   squares 0..4
+	// # $ . #   squares 5..9
+	// #######
+	l := testLevel(t)
+	tests := []struct {
+		box, player, want int
+	}{
+		{box: 2, player: 0, want: int(sokoban.Left)},  // left of it, and around: left comes first
+		{box: 2, player: 4, want: int(sokoban.Left)},  // the board stays connected around the box
+		{box: 0, player: 4, want: int(sokoban.Right)}, // a corner box: its right and down neighbours
+		{box: 5, player: 9, want: int(sokoban.Up)},    // up comes before right
+		{box: 1, player: 1, want: -1},                 // the player on the box
+		{box: 6, player: 0, want: int(sokoban.Left)},
+	}
+	for _, tt := range tests {
+		if got := l.SideOf(tt.box, tt.player); got != tt.want {
+			t.Errorf("SideOf(%d, %d) = %d, want %d", tt.box, tt.player, got, tt.want)
+		}
+	}
+	// A corridor: a box in it cuts the board in two.
+	sl, err := sokoban.Parse("#######\n#@ $ .#\n#######\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := sdk.LevelFromSokoban(sl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := c.SideOf(2, 0); got != int(sokoban.Left) {
+		t.Errorf("corridor, player left: side %d", got)
+	}
+	if got := c.SideOf(2, 4); got != int(sokoban.Right) {
+		t.Errorf("corridor, player right: side %d", got)
+	}
 }
 
 func TestXSBFromSquares(t *testing.T) {

@@ -18,6 +18,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 
 	"github.com/sokod/sokod/internal/engine"
+	"github.com/sokod/sokod/internal/pluginhost/enginetables"
 	"github.com/sokod/sokod/sdk"
 	"github.com/sokod/sokod/sokoban"
 )
@@ -235,7 +236,7 @@ func TestStartCallAndClose(t *testing.T) {
 		t.Errorf("Info (-want +got):\n%s", diff)
 	}
 	b := testBoard(t)
-	hp, err := p.Heuristic().Prepare(context.Background(), LevelOf(b))
+	hp, err := p.Heuristic().Prepare(context.Background(), enginetables.LevelOf(b))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -254,14 +255,14 @@ func TestStartCallAndClose(t *testing.T) {
 
 	h.Close()
 	waitGone(t, st.PID)
-	if _, err := p.Heuristic().Prepare(context.Background(), LevelOf(b)); !errors.Is(err, ErrClosed) {
+	if _, err := p.Heuristic().Prepare(context.Background(), enginetables.LevelOf(b)); !errors.Is(err, ErrClosed) {
 		t.Errorf("after Close: %v, want ErrClosed", err)
 	}
 }
 
 func TestAlwaysMTLS(t *testing.T) {
 	h, _ := newHost(t, Options{Dirs: []string{pluginDir(t, "good")}, AlwaysMTLS: true})
-	if _, err := h.Lookup("good").Heuristic().Prepare(context.Background(), LevelOf(testBoard(t))); err != nil {
+	if _, err := h.Lookup("good").Heuristic().Prepare(context.Background(), enginetables.LevelOf(testBoard(t))); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -315,7 +316,7 @@ func TestStartFailures(t *testing.T) {
 				t.Errorf("error %v, want %v", st.LastError, tt.wantKind)
 			}
 			// Calls fail at once, saying why.
-			_, err := p.Heuristic().Prepare(context.Background(), LevelOf(testBoard(t)))
+			_, err := p.Heuristic().Prepare(context.Background(), enginetables.LevelOf(testBoard(t)))
 			wantCall := ErrUnavailable
 			if tt.wantState == StateDisabled {
 				wantCall = ErrDisabled
@@ -331,7 +332,7 @@ func TestCrashThenRestart(t *testing.T) {
 	h, _ := newHost(t, Options{Dirs: []string{pluginDir(t, "crashonce")}, MinBackoff: 100 * time.Millisecond})
 	p := h.Lookup("crashonce")
 	first := p.Status()
-	l := LevelOf(testBoard(t))
+	l := enginetables.LevelOf(testBoard(t))
 
 	_, err := p.Heuristic().Prepare(context.Background(), l)
 	if !errors.Is(err, ErrCrashed) {
@@ -361,7 +362,7 @@ func TestCrashThenRestart(t *testing.T) {
 func TestRepeatedFailuresDisable(t *testing.T) {
 	h, _ := newHost(t, Options{Dirs: []string{pluginDir(t, "crashy")}, MaxFailures: 3})
 	p := h.Lookup("crashy")
-	l := LevelOf(testBoard(t))
+	l := enginetables.LevelOf(testBoard(t))
 	for i := 1; i <= 3; i++ {
 		waitState(t, p, StateReady, i)
 		if _, err := p.Heuristic().Prepare(context.Background(), l); !errors.Is(err, ErrCrashed) {
@@ -380,7 +381,7 @@ func TestHang(t *testing.T) {
 	h, _ := newHost(t, Options{Dirs: []string{pluginDir(t, "hangs")}, CallTimeout: 300 * time.Millisecond, MinBackoff: time.Hour})
 	p := h.Lookup("hangs")
 	pid := p.Status().PID
-	_, err := p.Heuristic().Prepare(context.Background(), LevelOf(testBoard(t)))
+	_, err := p.Heuristic().Prepare(context.Background(), enginetables.LevelOf(testBoard(t)))
 	if !errors.Is(err, ErrHung) {
 		t.Fatalf("got %v, want ErrHung", err)
 	}
@@ -395,7 +396,7 @@ func TestCallerCancelIsNotAFailure(t *testing.T) {
 	p := h.Lookup("hangs")
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
-	_, err := p.Heuristic().Prepare(ctx, LevelOf(testBoard(t)))
+	_, err := p.Heuristic().Prepare(ctx, enginetables.LevelOf(testBoard(t)))
 	if !errors.Is(err, context.DeadlineExceeded) || errors.Is(err, ErrHung) {
 		t.Errorf("got %v, want the caller's deadline and no ErrHung", err)
 	}
@@ -408,7 +409,7 @@ func TestGarbage(t *testing.T) {
 	h, _ := newHost(t, Options{Dirs: []string{pluginDir(t, "garbage")}, MinBackoff: time.Hour})
 	p := h.Lookup("garbage")
 	pid := p.Status().PID
-	_, err := p.Heuristic().Prepare(context.Background(), LevelOf(testBoard(t)))
+	_, err := p.Heuristic().Prepare(context.Background(), enginetables.LevelOf(testBoard(t)))
 	if !errors.Is(err, ErrGarbage) || !errors.Is(err, sdk.ErrBadAnswer) {
 		t.Fatalf("got %v, want ErrGarbage wrapping sdk.ErrBadAnswer", err)
 	}
@@ -420,7 +421,7 @@ func TestSessionLostInRestart(t *testing.T) {
 	p := h.Lookup("estimator")
 	ctx := context.Background()
 	b := testBoard(t)
-	prep, err := p.Heuristic().Prepare(ctx, LevelOf(b))
+	prep, err := p.Heuristic().Prepare(ctx, enginetables.LevelOf(b))
 	if err != nil {
 		t.Fatal(err)
 	}

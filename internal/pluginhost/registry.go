@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/hashicorp/go-hclog"
 
 	"github.com/sokod/sokod/internal/builtin"
 	"github.com/sokod/sokod/internal/engine"
+	"github.com/sokod/sokod/internal/pluginhost/enginetables"
 	"github.com/sokod/sokod/sdk"
 )
 
@@ -196,10 +198,13 @@ func (h *Heuristic) Prepare(ctx context.Context, b *engine.Board) (*engine.Heuri
 	if h.builtin != nil {
 		return h.builtin.Prepare(b)
 	}
-	prep, err := h.plugin.Heuristic().Prepare(ctx, LevelOf(b))
+	start := time.Now()
+	prep, err := h.plugin.Heuristic().Prepare(ctx, enginetables.LevelOf(b))
 	if err != nil {
 		return nil, err
 	}
+	h.log.Debug("heuristic prepared", "heuristic", h.Name, "squares", b.Squares, "goals", len(b.Goals),
+		"tables", prep.Tables != nil, "elapsed", time.Since(start))
 	if prep.Tables == nil {
 		if prep.Estimator != nil {
 			_ = prep.Estimator.Release(ctx)
@@ -210,55 +215,5 @@ func (h *Heuristic) Prepare(ctx context.Context, b *engine.Board) (*engine.Heuri
 		return nil, &Error{Plugin: h.plugin.Name(), Op: "prepare heuristic", Kind: ErrGarbage,
 			Err: fmt.Errorf("declared admissible=%v but prepared admissible=%v", h.Admissible, prep.Admissible)}
 	}
-	return EngineHeuristic(h.Name, prep, h.log)
-}
-
-// EngineHeuristic converts prepared tables (validated by the SDK) to the
-// engine's form. The engine has no penalty patterns yet: they are dropped
-// with a warning, which keeps an admissible bound admissible, since a
-// penalty only ever raises the bound.
-func EngineHeuristic(name string, prep *sdk.PreparedHeuristic, log hclog.Logger) (*engine.Heuristic, error) {
-	t := prep.Tables
-	var rule engine.Rule
-	switch t.Rule {
-	case sdk.RuleSumOfMinima:
-		rule = engine.RuleSumMin
-	case sdk.RuleGreedy:
-		rule = engine.RuleGreedy
-	case sdk.RuleMatching:
-		rule = engine.RuleMatching
-	default:
-		return nil, fmt.Errorf("heuristic %s: unknown rule %v", name, t.Rule)
-	}
-	if len(t.Penalties) > 0 && log != nil {
-		log.Warn("penalty patterns are not evaluated by the search yet; dropped", "heuristic", name, "patterns", len(t.Penalties))
-	}
-	return &engine.Heuristic{Name: name, Costs: t.Costs, Rule: rule, Admissible: prep.Admissible}, nil
-}
-
-// LevelOf numbers an analysed board for the plugin protocol: the engine's
-// square numbering is the protocol's (interior squares in row-major order),
-// so the tables a plugin returns index the engine's squares directly.
-func LevelOf(b *engine.Board) *sdk.Level {
-	l := &sdk.Level{
-		Width:   b.Width,
-		Height:  b.Height,
-		Squares: make([]int, b.Squares),
-		Goals:   make([]int, len(b.Goals)),
-		Boxes:   make([]int, len(b.StartBoxes)),
-		Player:  int(b.StartPlayer),
-		XSB:     b.Level.XSB(),
-		Title:   b.Level.Title,
-	}
-	for i, c := range b.Cell[:b.Squares] {
-		l.Squares[i] = int(c)
-	}
-	for i, g := range b.Goals {
-		l.Goals[i] = int(g)
-	}
-	for i, s := range b.StartBoxes {
-		l.Boxes[i] = int(s)
-	}
-	slices.Sort(l.Boxes)
-	return l
+	return enginetables.Heuristic(h.Name, b, prep)
 }

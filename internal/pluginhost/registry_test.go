@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/sokod/sokod/internal/engine"
+	"github.com/sokod/sokod/internal/pluginhost/enginetables"
 	"github.com/sokod/sokod/sdk"
 	"github.com/sokod/sokod/sokoban"
 )
@@ -193,7 +194,7 @@ func TestLevelOfMatchesSDK(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if diff := cmp.Diff(want, LevelOf(b)); diff != "" {
+		if diff := cmp.Diff(want, enginetables.LevelOf(b)); diff != "" {
 			t.Errorf("level %d: engine numbering differs from the SDK's (-sdk +engine):\n%s", i+1, diff)
 		}
 	}
@@ -205,7 +206,7 @@ func BenchmarkEstimate(b *testing.B) {
 	h, _ := newHost(b, Options{Dirs: []string{pluginDir(b, "estimator")}})
 	bd := testBoard(b)
 	ctx := context.Background()
-	prep, err := h.Lookup("estimator").Heuristic().Prepare(ctx, LevelOf(bd))
+	prep, err := h.Lookup("estimator").Heuristic().Prepare(ctx, enginetables.LevelOf(bd))
 	if err != nil {
 		b.Fatal(err)
 	}

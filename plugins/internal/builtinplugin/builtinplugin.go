@@ -13,9 +13,8 @@ import (
 	"os"
 
 	"github.com/sokod/sokod/internal/builtin"
-	"github.com/sokod/sokod/internal/engine"
+	"github.com/sokod/sokod/internal/pluginhost/enginetables"
 	"github.com/sokod/sokod/sdk"
-	"github.com/sokod/sokod/sokoban"
 )
 
 // Heuristic is a built-in heuristic behind the SDK's interface.
@@ -24,9 +23,9 @@ type Heuristic struct {
 }
 
 // Prepare analyses the level as the engine does and compiles the built-in
-// heuristic to tables.
+// heuristic to tables, the player-side refinement included.
 func (h Heuristic) Prepare(_ context.Context, l *sdk.Level) (*sdk.PreparedHeuristic, error) {
-	b, err := Board(l)
+	b, err := enginetables.Board(l)
 	if err != nil {
 		return nil, err
 	}
@@ -34,53 +33,11 @@ func (h Heuristic) Prepare(_ context.Context, l *sdk.Level) (*sdk.PreparedHeuris
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", h.Spec.Name, err)
 	}
-	var rule sdk.Rule
-	switch eh.Rule {
-	case engine.RuleSumMin:
-		rule = sdk.RuleSumOfMinima
-	case engine.RuleGreedy:
-		rule = sdk.RuleGreedy
-	case engine.RuleMatching:
-		rule = sdk.RuleMatching
-	default:
-		return nil, fmt.Errorf("%s: rule %v has no protocol equivalent", h.Spec.Name, eh.Rule)
-	}
-	// The engine may append a sentinel row for the wall square; the
-	// protocol's table has exactly one row per square.
-	n := len(l.Squares) * len(l.Goals)
-	return &sdk.PreparedHeuristic{
-		Admissible: eh.Admissible,
-		Tables:     &sdk.HeuristicTables{Costs: eh.Costs[:n:n], Rule: rule},
-	}, nil
-}
-
-// Board analyses a protocol level with the engine, checking that the
-// engine numbers its squares, goals and boxes exactly as the host did;
-// tables indexed any other way would be silently wrong.
-func Board(l *sdk.Level) (*engine.Board, error) {
-	sl, err := sokoban.Parse(l.XSBFromSquares())
+	t, err := enginetables.Tables(b, eh)
 	if err != nil {
-		return nil, fmt.Errorf("%w: level does not parse: %w", sdk.ErrBadRequest, err)
+		return nil, err
 	}
-	b, err := engine.Analyze(sl)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %w", sdk.ErrBadRequest, err)
-	}
-	if b.Squares != len(l.Squares) || len(b.Goals) != len(l.Goals) || len(b.StartBoxes) != len(l.Boxes) {
-		return nil, fmt.Errorf("numbering differs: engine has %d squares, %d goals, %d boxes; host sent %d, %d, %d",
-			b.Squares, len(b.Goals), len(b.StartBoxes), len(l.Squares), len(l.Goals), len(l.Boxes))
-	}
-	for i, c := range l.Squares {
-		if int(b.Cell[i]) != c {
-			return nil, fmt.Errorf("numbering differs: engine square %d is cell %d, host's is cell %d", i, b.Cell[i], c)
-		}
-	}
-	for i, g := range l.Goals {
-		if int(b.Goals[i]) != g {
-			return nil, fmt.Errorf("numbering differs: engine goal %d is square %d, host's is %d", i, b.Goals[i], g)
-		}
-	}
-	return b, nil
+	return &sdk.PreparedHeuristic{Admissible: eh.Admissible, Tables: t}, nil
 }
 
 // ServeHeuristic is the main of the plugin serving the built-in heuristic

@@ -741,7 +741,18 @@ type HeuristicTables struct {
 	// rule combines the costs.
 	Rule CombiningRule `protobuf:"varint,2,opt,name=rule,proto3,enum=sokod.plugin.v1.CombiningRule" json:"rule,omitempty"`
 	// penalties are added to the combined cost.
-	Penalties     []*Penalty `protobuf:"bytes,3,rep,name=penalties,proto3" json:"penalties,omitempty"`
+	Penalties []*Penalty `protobuf:"bytes,3,rep,name=penalties,proto3" json:"penalties,omitempty"`
+	// side_costs, when set, refines costs by where the player is. The side
+	// of the player for a box on square s is the first direction k, in the
+	// order left, up, right, down, whose neighbour of s the player could
+	// reach if that box were the only one on the board; every square but s
+	// lies on exactly one side. side_costs holds the cost of bringing a box
+	// from square s to goal g with the player on side k at index
+	// (s*4+k)*len(goals)+g, a little-endian uint16, 0xFFFF meaning never:
+	// exactly len(squares)*4*len(goals) entries (rows for a wall neighbour
+	// are never used). The host then costs each box by its player side, which
+	// for push distances makes the bound consistent.
+	SideCosts     []byte `protobuf:"bytes,4,opt,name=side_costs,json=sideCosts,proto3" json:"side_costs,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -793,6 +804,13 @@ func (x *HeuristicTables) GetRule() CombiningRule {
 func (x *HeuristicTables) GetPenalties() []*Penalty {
 	if x != nil {
 		return x.Penalties
+	}
+	return nil
+}
+
+func (x *HeuristicTables) GetSideCosts() []byte {
+	if x != nil {
+		return x.SideCosts
 	}
 	return nil
 }
@@ -2590,11 +2608,13 @@ const file_sokod_plugin_v1_plugin_proto_rawDesc = "" +
 	"\n" +
 	"StateBatch\x12\x14\n" +
 	"\x05boxes\x18\x01 \x01(\rR\x05boxes\x12\x12\n" +
-	"\x04data\x18\x02 \x01(\fR\x04data\"\x93\x01\n" +
+	"\x04data\x18\x02 \x01(\fR\x04data\"\xb2\x01\n" +
 	"\x0fHeuristicTables\x12\x14\n" +
 	"\x05costs\x18\x01 \x01(\fR\x05costs\x122\n" +
 	"\x04rule\x18\x02 \x01(\x0e2\x1e.sokod.plugin.v1.CombiningRuleR\x04rule\x126\n" +
-	"\tpenalties\x18\x03 \x03(\v2\x18.sokod.plugin.v1.PenaltyR\tpenalties\"7\n" +
+	"\tpenalties\x18\x03 \x03(\v2\x18.sokod.plugin.v1.PenaltyR\tpenalties\x12\x1d\n" +
+	"\n" +
+	"side_costs\x18\x04 \x01(\fR\tsideCosts\"7\n" +
 	"\aPenalty\x12\x18\n" +
 	"\asquares\x18\x01 \x03(\rR\asquares\x12\x12\n" +
 	"\x04cost\x18\x02 \x01(\rR\x04cost\"G\n" +

@@ -1,0 +1,168 @@
+// Package enginetables converts between the plugin protocol's levels and
+// tables (package sdk) and the engine's (package engine), both ways: the
+// host sends engine boards to plugins and runs their tables natively, and
+// the plugins serving built-ins analyse protocol levels with the engine.
+//
+// The protocol numbers squares as the engine does (interior squares in
+// row-major order), so cost rows carry over unchanged. Only the refinement
+// of costs by the player's position differs: the engine labels the regions
+// around a box from its depth-first analysis of the board (Board.Region),
+// which is not something another language could reproduce, so the protocol
+// names them by side instead, the first direction whose neighbour the
+// player can reach (sdk.HeuristicTables.SideCosts), and this package maps
+// one to the other through the neighbours of each square.
+package enginetables
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/sokod/sokod/internal/engine"
+	"github.com/sokod/sokod/sdk"
+	"github.com/sokod/sokod/sokoban"
+)
+
+// LevelOf numbers an analysed board for the plugin protocol.
+func LevelOf(b *engine.Board) *sdk.Level {
+	l := &sdk.Level{
+		Width:   b.Width,
+		Height:  b.Height,
+		Squares: make([]int, b.Squares),
+		Goals:   make([]int, len(b.Goals)),
+		Boxes:   make([]int, len(b.StartBoxes)),
+		Player:  int(b.StartPlayer),
+		XSB:     b.Level.XSB(),
+		Title:   b.Level.Title,
+	}
+	for i, c := range b.Cell[:b.Squares] {
+		l.Squares[i] = int(c)
+	}
+	for i, g := range b.Goals {
+		l.Goals[i] = int(g)
+	}
+	for i, s := range b.StartBoxes {
+		l.Boxes[i] = int(s)
+	}
+	slices.Sort(l.Boxes)
+	return l
+}
+
+// Board analyses a protocol level with the engine, checking that the
+// engine numbers its squares and goals exactly as the level does; tables
+// indexed any other way would be silently wrong.
+func Board(l *sdk.Level) (*engine.Board, error) {
+	sl, err := sokoban.Parse(l.XSBFromSquares())
+	if err != nil {
+		return nil, fmt.Errorf("%w: level does not parse: %w", sdk.ErrBadRequest, err)
+	}
+	b, err := engine.Analyze(sl)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", sdk.ErrBadRequest, err)
+	}
+	if b.Squares != len(l.Squares) || len(b.Goals) != len(l.Goals) || len(b.StartBoxes) != len(l.Boxes) {
+		return nil, fmt.Errorf("numbering differs: engine has %d squares, %d goals, %d boxes; level has %d, %d, %d",
+			b.Squares, len(b.Goals), len(b.StartBoxes), len(l.Squares), len(l.Goals), len(l.Boxes))
+	}
+	for i, c := range l.Squares {
+		if int(b.Cell[i]) != c {
+			return nil, fmt.Errorf("numbering differs: engine square %d is cell %d, the level's is cell %d", i, b.Cell[i], c)
+		}
+	}
+	for i, g := range l.Goals {
+		if int(b.Goals[i]) != g {
+			return nil, fmt.Errorf("numbering differs: engine goal %d is square %d, the level's is %d", i, b.Goals[i], g)
+		}
+	}
+	return b, nil
+}
+
+// Tables converts a compiled engine heuristic to the protocol's tables.
+func Tables(b *engine.Board, h *engine.Heuristic) (*sdk.HeuristicTables, error) {
+	var rule sdk.Rule
+	switch h.Rule {
+	case engine.RuleSumMin:
+		rule = sdk.RuleSumOfMinima
+	case engine.RuleGreedy:
+		rule = sdk.RuleGreedy
+	case engine.RuleMatching:
+		rule = sdk.RuleMatching
+	default:
+		return nil, fmt.Errorf("heuristic %s: rule %v has no protocol equivalent", h.Name, h.Rule)
+	}
+	g := len(b.Goals)
+	// The engine may append a sentinel row for the wall square; the
+	// protocol's table has exactly one row per square.
+	n := b.Squares * g
+	t := &sdk.HeuristicTables{Costs: slices.Clone(h.Costs[:n]), Rule: rule}
+	if len(h.RegionCosts) > 0 {
+		t.SideCosts = make([]uint16, b.Squares*sdk.Sides*g)
+		for sq := range b.Squares {
+			for k := range sdk.Sides {
+				row := t.SideCosts[(sq*sdk.Sides+k)*g:][:g]
+				nb := b.Nbr[sq*4+k]
+				if int(nb) >= b.Squares {
+					fill(row, sdk.Unreachable) // a wall: never the player's side
+					continue
+				}
+				region := int(b.Region(uint16(sq), nb))
+				copy(row, h.RegionCosts[(sq*engine.Regions+region)*g:][:g])
+			}
+		}
+	}
+	return t, nil
+}
+
+// Heuristic converts prepared protocol tables (validated by the SDK) to the
+// engine's form for board b. The engine has no penalty patterns yet, so
+// tables with penalties are refused rather than run without them: the
+// plugin's bound would silently be weaker than it said.
+func Heuristic(name string, b *engine.Board, prep *sdk.PreparedHeuristic) (*engine.Heuristic, error) {
+	t := prep.Tables
+	var rule engine.Rule
+	switch t.Rule {
+	case sdk.RuleSumOfMinima:
+		rule = engine.RuleSumMin
+	case sdk.RuleGreedy:
+		rule = engine.RuleGreedy
+	case sdk.RuleMatching:
+		rule = engine.RuleMatching
+	default:
+		return nil, fmt.Errorf("heuristic %s: unknown rule %v", name, t.Rule)
+	}
+	if len(t.Penalties) > 0 {
+		return nil, fmt.Errorf("heuristic %s: %d penalty patterns, which the search does not evaluate yet", name, len(t.Penalties))
+	}
+	h := &engine.Heuristic{Name: name, Costs: t.Costs, Rule: rule, Admissible: prep.Admissible}
+	if len(t.SideCosts) > 0 {
+		h.RegionCosts = RegionCosts(b, t.SideCosts)
+	}
+	return h, nil
+}
+
+// RegionCosts maps side costs (sdk.HeuristicTables.SideCosts) to the
+// engine's region costs (engine.Heuristic.RegionCosts): the engine's row for
+// a box on sq with the player in region r is the side row of the first
+// neighbour of sq in r. Regions next to no neighbour can never hold the
+// player and get unreachable rows.
+func RegionCosts(b *engine.Board, side []uint16) []uint16 {
+	g := len(b.Goals)
+	out := make([]uint16, b.Squares*engine.Regions*g)
+	fill(out, engine.Inf)
+	for sq := range b.Squares {
+		for k := sdk.Sides - 1; k >= 0; k-- { // the first side wins: write it last
+			nb := b.Nbr[sq*4+k]
+			if int(nb) >= b.Squares {
+				continue
+			}
+			region := int(b.Region(uint16(sq), nb))
+			copy(out[(sq*engine.Regions+region)*g:][:g], side[(sq*sdk.Sides+k)*g:][:g])
+		}
+	}
+	return out
+}
+
+func fill(s []uint16, v uint16) {
+	for i := range s {
+		s[i] = v
+	}
+}

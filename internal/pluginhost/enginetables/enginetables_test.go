@@ -1,0 +1,137 @@
+package enginetables
+
+import (
+	"os"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/sokod/sokod/internal/builtin"
+	"github.com/sokod/sokod/internal/engine"
+	"github.com/sokod/sokod/sdk"
+	"github.com/sokod/sokod/sokoban"
+)
+
+func fixtureBoards(t *testing.T) []*engine.Board {
+	t.Helper()
+	var boards []*engine.Board
+	for _, f := range []string{"../../engine/testdata/small.xsb", "../../engine/testdata/bench.xsb"} {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := sokoban.ParseCollection(string(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range c.Levels {
+			b, err := engine.Analyze(l)
+			if err != nil {
+				t.Fatal(err)
+			}
+			boards = append(boards, b)
+		}
+	}
+	return boards
+}
+
+// TestSidesMatchRegions checks the protocol's definition of a player side
+// against the engine's regions: for every box square and every player
+// square, the side row that sdk.Level.SideOf names holds the costs of the
+// engine's row for the player's region.
+func TestSidesMatchRegions(t *testing.T) {
+	for i, b := range fixtureBoards(t) {
+		h := builtin.Matching(b)
+		if h.RegionCosts == nil {
+			t.Fatalf("board %d: no region costs", i)
+		}
+		tables, err := Tables(b, h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l := LevelOf(b)
+		g := len(b.Goals)
+		for sq := range b.Squares {
+			for p := range b.Squares {
+				k := l.SideOf(sq, p)
+				if p == sq {
+					continue
+				}
+				if k < 0 {
+					t.Fatalf("board %d: player on %d has no side of box %d", i, p, sq)
+				}
+				want := h.RegionCosts[(sq*engine.Regions+int(b.Region(uint16(sq), uint16(p))))*g:][:g]
+				got := tables.SideCosts[(sq*sdk.Sides+k)*g:][:g]
+				if diff := cmp.Diff(want, got); diff != "" {
+					t.Fatalf("board %d, box %d, player %d (side %d): (-engine +protocol)\n%s", i, sq, p, k, diff)
+				}
+			}
+		}
+	}
+}
+
+// TestRoundTrip converts built-in tables to the protocol and back and
+// checks that the engine sees the same costs in every row it can use.
+func TestRoundTrip(t *testing.T) {
+	for i, b := range fixtureBoards(t) {
+		for _, spec := range builtin.Heuristics() {
+			h, err := spec.Prepare(b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tables, err := Tables(b, h)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := tables.Validate(b.Squares, len(b.Goals)); err != nil {
+				t.Fatal(err)
+			}
+			back, err := Heuristic(h.Name, b, &sdk.PreparedHeuristic{Admissible: h.Admissible, Tables: tables})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(h.Costs, back.Costs); diff != "" || h.Rule != back.Rule || h.Admissible != back.Admissible {
+				t.Fatalf("board %d %s: costs, rule or admissibility differ:\n%s", i, spec.Name, diff)
+			}
+			g := len(b.Goals)
+			for sq := range b.Squares {
+				for d := range 4 {
+					nb := b.Nbr[sq*4+d]
+					if int(nb) >= b.Squares {
+						continue
+					}
+					r := (sq*engine.Regions + int(b.Region(uint16(sq), nb))) * g
+					if diff := cmp.Diff(h.RegionCosts[r:][:g], back.RegionCosts[r:][:g]); diff != "" {
+						t.Fatalf("board %d %s: square %d region row differs:\n%s", i, spec.Name, sq, diff)
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestPenaltiesRefused(t *testing.T) {
+	b := fixtureBoards(t)[0]
+	tables, err := Tables(b, builtin.Simple(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tables.Penalties = []sdk.Penalty{{Squares: []int{0}, Cost: 1}}
+	if _, err := Heuristic("x", b, &sdk.PreparedHeuristic{Tables: tables}); err == nil {
+		t.Error("penalty patterns accepted, though the search would ignore them")
+	}
+}
+
+func TestBoardChecksNumbering(t *testing.T) {
+	b := fixtureBoards(t)[0]
+	l := LevelOf(b)
+	if _, err := Board(l); err != nil {
+		t.Fatalf("own numbering refused: %v", err)
+	}
+	// Cell 0, the top-left corner, is never interior: listed as a square,
+	// it is one the player cannot reach, which the engine does not number.
+	l.Squares = append([]int{0}, l.Squares...)
+	if _, err := Board(l); err == nil {
+		t.Error("a level with a square outside the player's reach was accepted")
+	}
+}

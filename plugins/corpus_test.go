@@ -1,0 +1,108 @@
+package plugins_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/sokod/sokod/internal/engine"
+	"github.com/sokod/sokod/internal/pluginhost"
+	"github.com/sokod/sokod/sokoban"
+)
+
+// BenchmarkCorpusPluginVsBuiltin solves every level of the collections in
+// $SOKOD_LEVELS named by $SOKOD_BENCH_FILES (default microban1.xsb) for
+// fewest pushes, once with the built-in matching heuristic and once with
+// the same heuristic served by its plugin (prepare round trip included),
+// fails on any difference in status, nodes or pushes, and reports both
+// times and their ratio. Run it with -benchtime=1x:
+//
+//	SOKOD_LEVELS=../../shared/levels go test -run '^$' -bench Corpus -benchtime=1x ./plugins/
+func BenchmarkCorpusPluginVsBuiltin(b *testing.B) {
+	dir := os.Getenv("SOKOD_LEVELS")
+	if dir == "" {
+		b.Skip("SOKOD_LEVELS is not set; skipping the corpus benchmark (point it at the benchmark level collections)")
+	}
+	files := filepath.SplitList(os.Getenv("SOKOD_BENCH_FILES"))
+	if len(files) == 0 {
+		files = []string{"microban1.xsb"}
+	}
+	var levels []*sokoban.Level
+	for _, f := range files {
+		src, err := os.ReadFile(filepath.Join(dir, f))
+		if err != nil {
+			b.Fatal(err)
+		}
+		c, err := sokoban.ParseCollection(string(src))
+		if err != nil {
+			b.Fatal(err)
+		}
+		levels = append(levels, c.Levels...)
+	}
+	host := pluginhost.New(pluginhost.Options{Dirs: []string{binDir}})
+	b.Cleanup(host.Close)
+	reg := pluginhost.NewRegistry(host, nil)
+	ctx := context.Background()
+	builtinH, err := reg.Heuristic(ctx, "matching")
+	if err != nil {
+		b.Fatal(err)
+	}
+	pluginH, err := reg.Heuristic(ctx, "plugin:matching")
+	if err != nil {
+		b.Fatal(err)
+	}
+	ws := engine.NewWorkspace(256 << 20)
+	solve := func(h *pluginhost.Heuristic, bd *engine.Board) (*engine.Result, time.Duration) {
+		start := time.Now()
+		eh, err := h.Prepare(ctx, bd)
+		if err != nil {
+			b.Fatal(err)
+		}
+		res, err := engine.Solve(ctx, bd, engine.Options{Objective: engine.ObjectivePushes, Heuristic: eh,
+			Budget: engine.Budget{Nodes: 2_000_000}, Workspace: ws})
+		if err != nil {
+			b.Fatal(err)
+		}
+		return res, time.Since(start)
+	}
+	for b.Loop() {
+		var tBuiltin, tPlugin time.Duration
+		var nodes int64
+		solved := 0
+		for i, l := range levels {
+			bd, err := engine.Analyze(l)
+			if err != nil {
+				b.Fatal(err)
+			}
+			// Alternate which goes first, so neither always finds the
+			// caches warmed by the other.
+			var rb, rp *engine.Result
+			var db, dp time.Duration
+			if i%2 == 0 {
+				rb, db = solve(builtinH, bd)
+				rp, dp = solve(pluginH, bd)
+			} else {
+				rp, dp = solve(pluginH, bd)
+				rb, db = solve(builtinH, bd)
+			}
+			tBuiltin += db
+			tPlugin += dp
+			if rb.Status != rp.Status || rb.Stats.Nodes != rp.Stats.Nodes || rb.Metrics.Pushes != rp.Metrics.Pushes {
+				b.Fatalf("level %d: built-in %v %d nodes %d pushes, plugin %v %d nodes %d pushes",
+					i+1, rb.Status, rb.Stats.Nodes, rb.Metrics.Pushes, rp.Status, rp.Stats.Nodes, rp.Metrics.Pushes)
+			}
+			nodes += rb.Stats.Nodes
+			if rb.Status == engine.Solved {
+				solved++
+			}
+		}
+		b.ReportMetric(float64(len(levels)), "levels")
+		b.ReportMetric(float64(solved), "solved")
+		b.ReportMetric(float64(nodes), "nodes")
+		b.ReportMetric(tBuiltin.Seconds(), "builtin-s")
+		b.ReportMetric(tPlugin.Seconds(), "plugin-s")
+		b.ReportMetric(tPlugin.Seconds()/tBuiltin.Seconds(), "ratio")
+	}
+}

@@ -305,6 +305,37 @@ func (p *Plugin) launch(ctx context.Context) {
 	p.starts++
 	p.state = StateReady
 	p.log.Debug("plugin started", "path", p.path, "version", info.Version, "kinds", info.Kinds, "pid", cmd.Process.Pid)
+	go p.watch(p.gen, client)
+}
+
+// exitPoll is how often watch looks for a plugin process that has exited.
+const exitPoll = 100 * time.Millisecond
+
+// watch notices when the process of generation gen exits on its own (a
+// crash, a kill from outside) while no call is running, and treats it as a
+// crash, so the plugin is restarted before the next call needs it rather
+// than failing that call. go-plugin reaps the process and exposes no exit
+// notification, only Exited, hence the polling; it ends with the process
+// or when the generation is replaced.
+func (p *Plugin) watch(gen uint64, client *plugin.Client) {
+	t := time.NewTicker(exitPoll)
+	defer t.Stop()
+	for range t.C {
+		exited := client.Exited()
+		p.mu.Lock()
+		if p.gen != gen || p.state != StateReady {
+			p.mu.Unlock()
+			return
+		}
+		if exited {
+			e := &Error{Plugin: p.name, Op: "watch", Kind: ErrCrashed, Err: errors.New("the process exited")}
+			p.log.Error("plugin process exited unexpectedly")
+			p.failLocked(e, false)
+			p.mu.Unlock()
+			return
+		}
+		p.mu.Unlock()
+	}
 }
 
 // start does the work of launch. On error every resource is released.

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -173,6 +174,40 @@ func TestPluginEqualsBuiltin(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestSolveSurvivesPluginKill compiles a heuristic through its plugin,
+// SIGKILLs the plugin, and solves: the search runs on the compiled tables
+// and does not need the process, and the host restarts the plugin without
+// waiting for a call.
+func TestSolveSurvivesPluginKill(t *testing.T) {
+	h, _ := newHost(t, Options{Dirs: []string{pluginDir(t, "matching")}, MinBackoff: 50 * time.Millisecond})
+	ctx := context.Background()
+	hs, err := NewRegistry(h, nil).Heuristic(ctx, "plugin:matching")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := testBoard(t)
+	eh, err := hs.Prepare(ctx, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := h.Lookup("matching")
+	pid := p.Status().PID
+	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	res, err := engine.Solve(ctx, b, engine.Options{Objective: engine.ObjectivePushes, Heuristic: eh, Budget: engine.Budget{Memory: 1 << 20}})
+	if err != nil || res.Status != engine.Solved {
+		t.Fatalf("solve after the plugin died: %v, %v", res, err)
+	}
+	st := waitState(t, p, StateReady, 2)
+	if st.PID == pid {
+		t.Errorf("pid %d unchanged", pid)
+	}
+	if _, err := hs.Prepare(ctx, b); err != nil {
+		t.Errorf("prepare after the restart: %v", err)
 	}
 }
 

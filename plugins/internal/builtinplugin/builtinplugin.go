@@ -64,3 +64,38 @@ func HeuristicInfo(spec builtin.HeuristicSpec, version string) sdk.Info {
 	}
 	return sdk.Info{Name: spec.Name, Version: version, Summary: spec.Summary + " [built-in served as a plugin]", Capabilities: caps}
 }
+
+// DeadSquares is the engine's dead-square analysis behind the SDK's
+// deadlock detector interface: the squares from which a lone box can reach
+// no goal, compiled to DeadlockTables.DeadSquares. The engine's other
+// deadlock tests (frozen boxes, bipartite matching, PI-corrals) depend on
+// the whole position and do not compile to tables, so they stay inside the
+// search.
+type DeadSquares struct{}
+
+// Prepare analyses the level and lists its dead squares.
+func (DeadSquares) Prepare(_ context.Context, l *sdk.Level) (*sdk.PreparedDeadlocks, error) {
+	b, err := enginetables.Board(l)
+	if err != nil {
+		return nil, err
+	}
+	t := &sdk.DeadlockTables{DeadSquares: []int{}}
+	for sq := range b.Squares {
+		if b.Dead[sq] && b.GoalIndex[sq] < 0 {
+			t.DeadSquares = append(t.DeadSquares, sq)
+		}
+	}
+	return &sdk.PreparedDeadlocks{Tables: t}, nil
+}
+
+// ServeDeadSquares is the main of the plugin serving DeadSquares.
+func ServeDeadSquares(version string) {
+	const name = "deadsquares"
+	sdk.Serve(&sdk.Plugin{
+		Info: sdk.Info{Name: name, Version: version,
+			Summary:      "squares from which a lone box reaches no goal [built-in served as a plugin]",
+			Capabilities: []sdk.Capability{sdk.CapDeadlockTables}},
+		Deadlocks: DeadSquares{},
+		Logger:    sdk.NewLogger(name),
+	})
+}

@@ -1,0 +1,69 @@
+package builtinplugin
+
+import (
+	"context"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/sokod/sokod/internal/builtin"
+	"github.com/sokod/sokod/internal/pluginhost/enginetables"
+	"github.com/sokod/sokod/sdk"
+	"github.com/sokod/sokod/sokoban"
+)
+
+func level(t *testing.T, src string) *sdk.Level {
+	t.Helper()
+	sl, err := sokoban.Parse(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := sdk.LevelFromSokoban(sl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
+func TestDeadSquares(t *testing.T) {
+	// ######
+	// #@   #   squares 0..3: against the top wall, a box here can never be
+	// # $. #   pushed down to the goal; squares 4..7: 4 and 7 are corners
+	// ######
+	l := level(t, "######\n#@   #\n# $. #\n######\n")
+	d, err := DeadSquares{}.Prepare(context.Background(), l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(&sdk.DeadlockTables{DeadSquares: []int{0, 1, 2, 3, 4, 7}}, d.Tables); diff != "" {
+		t.Errorf("tables (-want +got):\n%s", diff)
+	}
+}
+
+func TestHeuristicTablesMatchBuiltin(t *testing.T) {
+	l := level(t, "#######\n#.@ # #\n#$* $ #\n#   $ #\n# ..  #\n#  *  #\n#######\n")
+	b, err := enginetables.Board(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, spec := range builtin.Heuristics() {
+		p, err := Heuristic{Spec: spec}.Prepare(context.Background(), l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		eh, err := spec.Prepare(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := enginetables.Tables(b, eh)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(&sdk.PreparedHeuristic{Admissible: spec.Admissible, Tables: want}, p); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", spec.Name, diff)
+		}
+		if p.Tables.SideCosts == nil {
+			t.Errorf("%s: no side costs", spec.Name)
+		}
+	}
+}

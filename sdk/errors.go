@@ -23,6 +23,10 @@ var (
 	// does not hold, as after a plugin restart. A plugin answers it with
 	// codes.NotFound.
 	ErrUnknownSession = errors.New("unknown session")
+	// ErrUnsupported marks a request the other side understands but does
+	// not implement, such as a kind of sub-goal. It travels as
+	// codes.Unimplemented.
+	ErrUnsupported = errors.New("not supported")
 )
 
 // toStatus turns a component's error into a gRPC status for the wire,
@@ -40,6 +44,8 @@ func toStatus(ctx context.Context, err error) error {
 		code = codes.InvalidArgument
 	case errors.Is(err, ErrUnknownSession):
 		code = codes.NotFound
+	case errors.Is(err, ErrUnsupported):
+		code = codes.Unimplemented
 	case errors.Is(err, context.Canceled) || ctx.Err() == context.Canceled:
 		code = codes.Canceled
 	case errors.Is(err, context.DeadlineExceeded) || ctx.Err() == context.DeadlineExceeded:
@@ -65,6 +71,8 @@ func fromStatus(op string, err error) error {
 		kind = ErrBadRequest
 	case codes.NotFound:
 		kind = ErrUnknownSession
+	case codes.Unimplemented:
+		kind = ErrUnsupported
 	case codes.Canceled:
 		kind = context.Canceled
 	case codes.DeadlineExceeded:

@@ -94,6 +94,7 @@ func (s *hostServer) SubSearch(ctx context.Context, req *pb.SubSearchRequest) (*
 		Pushes: packPushes(res.Pushes),
 		End:    statesToProto(res.End),
 		Nodes:  res.Nodes,
+		Moves:  res.Moves,
 	}, nil
 }
 
@@ -175,7 +176,7 @@ func (h *hostClient) SubSearch(ctx context.Context, start States, goal SubGoal, 
 	if err != nil {
 		return nil, fromStatus("sub-search", err)
 	}
-	res := &SubSearchResult{Status: SubSearchStatus(resp.GetStatus()), Nodes: resp.GetNodes()}
+	res := &SubSearchResult{Status: SubSearchStatus(resp.GetStatus()), Nodes: resp.GetNodes(), Moves: resp.GetMoves()}
 	if res.Status < SubGoalReached || res.Status > SubSearchGaveUp {
 		return nil, fmt.Errorf("sub-search: %w: status %d", ErrBadAnswer, resp.GetStatus())
 	}

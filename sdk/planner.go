@@ -139,10 +139,13 @@ type SubSearchResult struct {
 	Status SubSearchStatus
 	// Pushes lead from the start to the sub-goal when it was reached.
 	Pushes []Push
-	// End holds the position reached, when reached.
+	// End holds the position reached, when reached, with the player where
+	// Moves leave it.
 	End States
 	// Nodes is the number of positions the search expanded.
 	Nodes uint64
+	// Moves is the LURD text from the start to End, when reached.
+	Moves string
 }
 
 // Verification is the outcome of Host.Verify.
@@ -170,7 +173,8 @@ type Host interface {
 	// a deadlock. len(out) is states.Len().
 	Deadlocked(ctx context.Context, states States, out []bool) error
 	// SubSearch runs a bounded search of the host's engine from the single
-	// position in start towards goal.
+	// position in start, whose player square is where the player stands,
+	// towards goal.
 	SubSearch(ctx context.Context, start States, goal SubGoal, budget Budget) (*SubSearchResult, error)
 	// Verify replays a LURD solution from the level's start.
 	Verify(ctx context.Context, solution string) (*Verification, error)

@@ -28,9 +28,6 @@ import (
 // then only read.
 var binDir string
 
-// testModes are the names testplugin answers to.
-var testModes = []string{"good", "estimator", "crashonce", "crashy", "hangs", "garbage", "chatty", "misnamed"}
-
 // builtinPlugins are the plugin mains the registry tests use.
 var builtinPlugins = []string{"simple", "greedy", "matching"}
 

@@ -10,6 +10,8 @@
 //	garbage    answers Prepare with a cost table of the wrong size
 //	chatty     writes to stdout before the handshake
 //	misnamed   calls itself "other" in Info
+//	planner    a planner that asks the host for one sub-search to the goals,
+//	           verifies the moves with the host and returns them
 package main
 
 import (
@@ -50,6 +52,10 @@ func main() {
 		fmt.Println("hello from a plugin that should not write here")
 	case "misnamed":
 		info.Name = "other"
+	case "planner":
+		info.Capabilities = []sdk.Capability{sdk.CapPlannerHost}
+		sdk.Serve(&sdk.Plugin{Info: info, Planner: subSearchPlanner{}, Logger: log})
+		return
 	}
 	sdk.Serve(&sdk.Plugin{Info: info, Heuristic: h, Logger: log})
 }
@@ -164,4 +170,37 @@ func serveGarbage(info sdk.Info) {
 		Plugins:         plugin.PluginSet{sdk.PluginSetKey: &garbage{info: info}},
 		GRPCServer:      plugin.DefaultGRPCServer,
 	})
+}
+
+// subSearchPlanner plans by handing the whole level to the host's
+// sub-search, which exercises the host's service through the broker.
+type subSearchPlanner struct{}
+
+func (subSearchPlanner) Plan(ctx context.Context, req *sdk.PlanRequest, host sdk.Host, progress func(sdk.PlanProgress)) (*sdk.PlanResult, error) {
+	if host == nil {
+		return nil, fmt.Errorf("no host to call")
+	}
+	start := sdk.NewStates(len(req.Level.Boxes), 1)
+	boxes := make([]uint16, len(req.Level.Boxes))
+	for i, b := range req.Level.Boxes {
+		boxes[i] = uint16(b)
+	}
+	start.Append(uint16(req.Level.Player), boxes)
+	progress(sdk.PlanProgress{Message: "sub-search to the goals"})
+	res, err := host.SubSearch(ctx, start, sdk.SubGoal{Targets: req.Level.Goals[:len(boxes)]}, req.Budget)
+	if err != nil {
+		return nil, err
+	}
+	progress(sdk.PlanProgress{Nodes: res.Nodes, BoxesOnGoals: len(boxes)})
+	if res.Status != sdk.SubGoalReached {
+		return &sdk.PlanResult{Status: sdk.PlanGaveUp, Reason: fmt.Sprintf("sub-search status %d", res.Status)}, nil
+	}
+	v, err := host.Verify(ctx, res.Moves)
+	if err != nil {
+		return nil, err
+	}
+	if !v.Solved {
+		return &sdk.PlanResult{Status: sdk.PlanGaveUp, Reason: "host rejected the moves: " + v.Error}, nil
+	}
+	return &sdk.PlanResult{Status: sdk.PlanSolved, Solution: res.Moves}, nil
 }

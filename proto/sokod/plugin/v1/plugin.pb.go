@@ -2318,7 +2318,9 @@ func (x *SubGoal) GetRegions() []*RegionLimit {
 // SubSearchRequest asks for a bounded search from one position.
 type SubSearchRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// start holds exactly one position.
+	// start holds exactly one position, with the player on the square where
+	// the player actually stands (not normalised), since the answer's moves
+	// start there.
 	Start         *StateBatch `protobuf:"bytes,1,opt,name=start,proto3" json:"start,omitempty"`
 	Goal          *SubGoal    `protobuf:"bytes,2,opt,name=goal,proto3" json:"goal,omitempty"`
 	Budget        *Budget     `protobuf:"bytes,3,opt,name=budget,proto3" json:"budget,omitempty"`
@@ -2384,10 +2386,14 @@ type SubSearchResponse struct {
 	// pushes leads from the start to the sub-goal, packed as in
 	// LegalPushesResponse.pushes.
 	Pushes []byte `protobuf:"bytes,2,opt,name=pushes,proto3" json:"pushes,omitempty"`
-	// end holds the position reached, when reached.
+	// end holds the position reached, when reached, with the player where
+	// the moves leave it.
 	End *StateBatch `protobuf:"bytes,3,opt,name=end,proto3" json:"end,omitempty"`
 	// nodes is the number of positions the search expanded.
-	Nodes         uint64 `protobuf:"varint,4,opt,name=nodes,proto3" json:"nodes,omitempty"`
+	Nodes uint64 `protobuf:"varint,4,opt,name=nodes,proto3" json:"nodes,omitempty"`
+	// moves is the LURD text of the player's moves and pushes from start to
+	// end, when reached; planners concatenate these into a solution.
+	Moves         string `protobuf:"bytes,5,opt,name=moves,proto3" json:"moves,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2448,6 +2454,13 @@ func (x *SubSearchResponse) GetNodes() uint64 {
 		return x.Nodes
 	}
 	return 0
+}
+
+func (x *SubSearchResponse) GetMoves() string {
+	if x != nil {
+		return x.Moves
+	}
+	return ""
 }
 
 // VerifyRequest asks the host to replay a solution.
@@ -2704,12 +2717,13 @@ const file_sokod_plugin_v1_plugin_proto_rawDesc = "" +
 	"\x10SubSearchRequest\x121\n" +
 	"\x05start\x18\x01 \x01(\v2\x1b.sokod.plugin.v1.StateBatchR\x05start\x12,\n" +
 	"\x04goal\x18\x02 \x01(\v2\x18.sokod.plugin.v1.SubGoalR\x04goal\x12/\n" +
-	"\x06budget\x18\x03 \x01(\v2\x17.sokod.plugin.v1.BudgetR\x06budget\"\xaa\x01\n" +
+	"\x06budget\x18\x03 \x01(\v2\x17.sokod.plugin.v1.BudgetR\x06budget\"\xc0\x01\n" +
 	"\x11SubSearchResponse\x128\n" +
 	"\x06status\x18\x01 \x01(\x0e2 .sokod.plugin.v1.SubSearchStatusR\x06status\x12\x16\n" +
 	"\x06pushes\x18\x02 \x01(\fR\x06pushes\x12-\n" +
 	"\x03end\x18\x03 \x01(\v2\x1b.sokod.plugin.v1.StateBatchR\x03end\x12\x14\n" +
-	"\x05nodes\x18\x04 \x01(\x04R\x05nodes\"+\n" +
+	"\x05nodes\x18\x04 \x01(\x04R\x05nodes\x12\x14\n" +
+	"\x05moves\x18\x05 \x01(\tR\x05moves\"+\n" +
 	"\rVerifyRequest\x12\x1a\n" +
 	"\bsolution\x18\x01 \x01(\tR\bsolution\"\xaa\x01\n" +
 	"\x0eVerifyResponse\x12\x16\n" +

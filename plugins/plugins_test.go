@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -27,6 +28,10 @@ import (
 var binDir string
 
 func TestMain(m *testing.M) {
+	if os.Getenv(targetEnv) != "" {
+		// A child run by TestSuiteCatchesBadPlugins: no binaries to build.
+		os.Exit(m.Run())
+	}
 	os.Exit(run(m))
 }
 
@@ -157,6 +162,57 @@ func TestPythonSolves(t *testing.T) {
 			}
 			if pushes["pydistance"] != pushes["matching"] {
 				t.Errorf("optimal pushes: pydistance %d, matching %d", pushes["pydistance"], pushes["matching"])
+			}
+		})
+	}
+}
+
+// targetEnv names the plugin binary TestConformanceTarget checks; it is set
+// only in the child processes of TestSuiteCatchesBadPlugins.
+const targetEnv = "SOKOD_PLUGINTEST_TARGET"
+
+// TestConformanceTarget runs the suite against $SOKOD_PLUGINTEST_TARGET.
+func TestConformanceTarget(t *testing.T) {
+	path := os.Getenv(targetEnv)
+	if path == "" {
+		t.Skip("run by TestSuiteCatchesBadPlugins only")
+	}
+	plugintest.Run(t, path, plugintest.Options{StartTimeout: 10 * time.Second, CallTimeout: 10 * time.Second})
+}
+
+// TestSuiteCatchesBadPlugins runs the conformance suite, in a child
+// process, against plugins that break the protocol on purpose, and checks
+// that it fails them for the right reason.
+func TestSuiteCatchesBadPlugins(t *testing.T) {
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "testplugin")
+	if out, err := exec.Command("go", "build", "-o", bin, "../internal/pluginhost/testdata/testplugin").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	tests := []struct {
+		mode string
+		want string // in the child's output
+	}{
+		{"misnamed", `calls itself "other"`},
+		{"garbage", "cost table has"},
+		{"chatty", "Unrecognized remote plugin message"},
+		{"crashy", "Prepare: prepare heuristic: rpc error: code = Unavailable"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.mode, func(t *testing.T) {
+			t.Parallel()
+			path := filepath.Join(dir, "sokod-plugin-"+tt.mode)
+			if err := os.Symlink(bin, path); err != nil {
+				t.Fatal(err)
+			}
+			cmd := exec.Command(os.Args[0], "-test.run=^TestConformanceTarget$", "-test.v")
+			cmd.Env = append(os.Environ(), targetEnv+"="+path)
+			out, err := cmd.CombinedOutput()
+			if err == nil {
+				t.Fatalf("the suite passed a plugin that breaks the protocol:\n%s", out)
+			}
+			if !strings.Contains(string(out), tt.want) {
+				t.Errorf("the suite failed, but without mentioning %q:\n%s", tt.want, out)
 			}
 		})
 	}

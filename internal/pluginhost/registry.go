@@ -180,11 +180,12 @@ func (r *Registry) Heuristic(ctx context.Context, name string) (*Heuristic, erro
 	return &Heuristic{Name: r.externalName(bare, sdk.KindHeuristic), Source: p.Path(), Admissible: st.Info.Has(sdk.CapAdmissible), plugin: p, log: r.log}, nil
 }
 
-// names lists the addressable names of kind k.
+// names lists the addressable names of kind k, and those of plugins not
+// started yet, whose kinds are not known.
 func (r *Registry) names(k sdk.Kind) []string {
 	var out []string
 	for _, c := range r.List() {
-		if c.Kind == k {
+		if c.Kind == k || (c.Kind == "" && c.State == StateStopped) {
 			out = append(out, c.Name)
 		}
 	}

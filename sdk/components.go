@@ -42,6 +42,20 @@ const (
 	CapPlannerHost Capability = "planner-host"
 )
 
+// Kind returns the kind of component c qualifies, or "" for a capability
+// this SDK does not know (from a newer protocol revision).
+func (c Capability) Kind() Kind {
+	switch c {
+	case CapHeuristicTables, CapHeuristicEstimate, CapAdmissible:
+		return KindHeuristic
+	case CapDeadlockTables, CapDeadlockCheck:
+		return KindDeadlock
+	case CapPlannerHost:
+		return KindPlanner
+	}
+	return ""
+}
+
 // Info describes a plugin.
 type Info struct {
 	// Name is the name the host registers the plugin's components under,
@@ -78,15 +92,8 @@ func (i *Info) Validate() error {
 		return fmt.Errorf("plugin %s serves no component", i.Name)
 	}
 	for _, c := range i.Capabilities {
-		var k Kind
-		switch c {
-		case CapHeuristicTables, CapHeuristicEstimate, CapAdmissible:
-			k = KindHeuristic
-		case CapDeadlockTables, CapDeadlockCheck:
-			k = KindDeadlock
-		case CapPlannerHost:
-			k = KindPlanner
-		default:
+		k := c.Kind()
+		if k == "" {
 			continue // from a newer protocol revision: carried, not judged
 		}
 		if !i.Serves(k) {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/go-plugin"
@@ -91,7 +92,7 @@ func (p *Plugin) info() (*Info, error) {
 	if len(info.Kinds) == 0 {
 		info.Kinds = kinds
 	}
-	if fmt.Sprint(sortedKinds(info.Kinds)) != fmt.Sprint(sortedKinds(kinds)) {
+	if !slices.Equal(sortedKinds(info.Kinds), sortedKinds(kinds)) {
 		return nil, fmt.Errorf("plugin %s declares kinds %v but has components %v", info.Name, info.Kinds, kinds)
 	}
 	if err := info.Validate(); err != nil {

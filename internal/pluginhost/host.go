@@ -250,9 +250,6 @@ func (p *Plugin) Status() Status {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	s := Status{State: p.state, Info: p.info, Failures: p.failures, Starts: p.starts, LastError: p.lastErr}
-	if s.State == "" {
-		s.State = StateStopped
-	}
 	if p.cmd != nil && p.cmd.Process != nil && p.state == StateReady {
 		s.PID = p.cmd.Process.Pid
 	}

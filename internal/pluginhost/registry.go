@@ -103,20 +103,12 @@ func (r *Registry) List() []Component {
 	return out
 }
 
-// capsOf returns the capabilities of caps that belong to kind k.
+// capsOf returns the capabilities of caps that belong to kind k, and those
+// of no kind this host knows.
 func capsOf(caps []sdk.Capability, k sdk.Kind) []sdk.Capability {
 	var out []sdk.Capability
 	for _, c := range caps {
-		var ck sdk.Kind
-		switch c {
-		case sdk.CapHeuristicTables, sdk.CapHeuristicEstimate, sdk.CapAdmissible:
-			ck = sdk.KindHeuristic
-		case sdk.CapDeadlockTables, sdk.CapDeadlockCheck:
-			ck = sdk.KindDeadlock
-		case sdk.CapPlannerHost:
-			ck = sdk.KindPlanner
-		}
-		if ck == k || ck == "" {
+		if ck := c.Kind(); ck == k || ck == "" {
 			out = append(out, c)
 		}
 	}

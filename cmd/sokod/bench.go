@@ -71,7 +71,7 @@ func benchCommand() command {
 			"verification (1), a file is bad (3) or the run is interrupted (130).",
 		setup: func(fs *pflag.FlagSet) runFunc {
 			objective := fs.String("objective", "any", "`goal` of the search: any or pushes")
-			heuristic := fs.String("heuristic", builtin.DefaultHeuristic, "lower bound `name`: simple, greedy (any only) or matching")
+			heuristic := fs.String("heuristic", builtin.DefaultHeuristic, "lower bound `name`: simple, greedy (any only), matching, or a plugin's (see sokod plugins list)")
 			jobs := fs.Int("jobs", 1, "levels solved at once, each with its own --memory")
 			asJSON := fs.Bool("json", false, "print JSON lines: one {kind: level, file, level, title, status, reason, pushes, moves, optimal, nodes, stored, nodes_per_second, seconds, memory_bytes} per level, then {kind: summary, levels, solved, optimal, unsolvable, gave_up, invalid, nodes, seconds, nodes_per_second, peak_memory_bytes, objective, heuristic, time_per_level, jobs}")
 			return func(ctx context.Context, env *Env, args []string) error {
@@ -81,7 +81,9 @@ func benchCommand() command {
 				if *jobs < 1 {
 					return usagef("--jobs must be at least 1")
 				}
-				settings, err := settingsFromFlags(env, *objective, *heuristic)
+				reg, _, closeRegistry := openRegistry(env)
+				defer closeRegistry()
+				settings, err := settingsFromFlags(ctx, env, reg, *objective, *heuristic)
 				if err != nil {
 					return err
 				}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/sokod/sokod/internal/builtin"
 	"github.com/sokod/sokod/internal/engine"
+	"github.com/sokod/sokod/internal/pluginhost"
 	"github.com/sokod/sokod/sokoban"
 )
 
@@ -41,7 +42,7 @@ type solveOutput struct {
 // solveSettings are the options of one solve shared by solve and bench.
 type solveSettings struct {
 	objective engine.Objective
-	heuristic builtin.HeuristicSpec
+	heuristic *pluginhost.Heuristic
 	time      time.Duration // 0: no limit
 	memory    int64
 	nodes     int64
@@ -49,14 +50,15 @@ type solveSettings struct {
 
 // settingsFromFlags reads the command's own flags and the budget from the
 // configuration (limits.time, limits.memory, limits.nodes, which the global
-// --time, --memory and --nodes flags set).
-func settingsFromFlags(env *Env, objective, heuristic string) (solveSettings, error) {
+// --time, --memory and --nodes flags set). The heuristic is resolved in reg,
+// built-in or plugin; a plugin is started here.
+func settingsFromFlags(ctx context.Context, env *Env, reg *pluginhost.Registry, objective, heuristic string) (solveSettings, error) {
 	var s solveSettings
 	obj, err := engine.ParseObjective(objective)
 	if err != nil {
 		return s, usagef("--objective: %v", err)
 	}
-	h, err := builtin.LookupHeuristic(heuristic)
+	h, err := reg.Heuristic(ctx, heuristic)
 	if err != nil {
 		return s, usagef("--heuristic: %v", err)
 	}
@@ -78,7 +80,7 @@ func solveLevel(ctx context.Context, env *Env, l *sokoban.Level, s solveSettings
 	if err != nil {
 		return nil, withCode(exitBadInput, err)
 	}
-	h, err := s.heuristic.Prepare(b)
+	h, err := s.heuristic.Prepare(ctx, b)
 	if err != nil {
 		return nil, fmt.Errorf("heuristic %s: %w", s.heuristic.Name, err)
 	}
@@ -133,13 +135,15 @@ func solveCommand() command {
 		setup: func(fs *pflag.FlagSet) runFunc {
 			level := fs.Int("level", 1, "level `number` within FILE, from 1")
 			objective := fs.String("objective", "any", "`goal` of the search: any (a solution, fast) or pushes (fewest pushes, proved)")
-			heuristic := fs.String("heuristic", builtin.DefaultHeuristic, "lower bound `name`: simple, greedy (any only) or matching")
+			heuristic := fs.String("heuristic", builtin.DefaultHeuristic, "lower bound `name`: simple, greedy (any only), matching, or a plugin's (see sokod plugins list)")
 			asJSON := fs.Bool("json", false, "print JSON: {file, level, title, status (solved|unsolvable|gave_up), reason, solution, moves, pushes, box_lines, box_changes, optimal, nodes, stored, seconds, heuristic, objective}")
 			return func(ctx context.Context, env *Env, args []string) error {
 				if err := argsBetween(args, 1, 1); err != nil {
 					return err
 				}
-				settings, err := settingsFromFlags(env, *objective, *heuristic)
+				reg, _, closeRegistry := openRegistry(env)
+				defer closeRegistry()
+				settings, err := settingsFromFlags(ctx, env, reg, *objective, *heuristic)
 				if err != nil {
 					return err
 				}

@@ -59,6 +59,29 @@ func (s *sessions[T]) remove(id uint64) (session[T], bool) {
 	return v, ok
 }
 
+// batch finds the session a batch names and unpacks its positions against
+// that session's level.
+func (s *sessions[T]) batch(id uint64, packed *pb.StateBatch) (T, States, error) {
+	sess, err := s.get(id)
+	if err != nil {
+		var zero T
+		return zero, States{}, err
+	}
+	states, err := statesFromProto(packed, sess.squares, ErrBadRequest)
+	return sess.v, states, err
+}
+
+// release forgets a session and releases what it holds; an unknown
+// session is no error, so a repeated release is harmless.
+func release[T interface{ Release(context.Context) error }](ctx context.Context, s *sessions[T], id uint64) error {
+	if sess, ok := s.remove(id); ok {
+		if err := sess.v.Release(ctx); err != nil {
+			return toStatus(ctx, fmt.Errorf("release: %w", err))
+		}
+	}
+	return nil
+}
+
 // infoServer serves PluginService.
 type infoServer struct {
 	pb.UnimplementedPluginServiceServer
@@ -103,26 +126,20 @@ func (s *heuristicServer) PrepareHeuristic(ctx context.Context, req *pb.PrepareH
 }
 
 func (s *heuristicServer) Estimate(ctx context.Context, req *pb.EstimateRequest) (*pb.EstimateResponse, error) {
-	sess, err := s.sessions.get(req.GetSession())
-	if err != nil {
-		return nil, toStatus(ctx, err)
-	}
-	states, err := statesFromProto(req.GetStates(), sess.squares, ErrBadRequest)
+	est, states, err := s.sessions.batch(req.GetSession(), req.GetStates())
 	if err != nil {
 		return nil, toStatus(ctx, err)
 	}
 	out := make([]uint32, states.Len())
-	if err := sess.v.Estimate(ctx, states, out); err != nil {
+	if err := est.Estimate(ctx, states, out); err != nil {
 		return nil, toStatus(ctx, fmt.Errorf("estimate: %w", err))
 	}
 	return &pb.EstimateResponse{Estimates: out}, nil
 }
 
 func (s *heuristicServer) ReleaseHeuristic(ctx context.Context, req *pb.ReleaseHeuristicRequest) (*pb.ReleaseHeuristicResponse, error) {
-	if sess, ok := s.sessions.remove(req.GetSession()); ok {
-		if err := sess.v.Release(ctx); err != nil {
-			return nil, toStatus(ctx, fmt.Errorf("release: %w", err))
-		}
+	if err := release(ctx, &s.sessions, req.GetSession()); err != nil {
+		return nil, err
 	}
 	return &pb.ReleaseHeuristicResponse{}, nil
 }
@@ -160,26 +177,20 @@ func (s *deadlockServer) PrepareDeadlocks(ctx context.Context, req *pb.PrepareDe
 }
 
 func (s *deadlockServer) Check(ctx context.Context, req *pb.CheckRequest) (*pb.CheckResponse, error) {
-	sess, err := s.sessions.get(req.GetSession())
-	if err != nil {
-		return nil, toStatus(ctx, err)
-	}
-	states, err := statesFromProto(req.GetStates(), sess.squares, ErrBadRequest)
+	chk, states, err := s.sessions.batch(req.GetSession(), req.GetStates())
 	if err != nil {
 		return nil, toStatus(ctx, err)
 	}
 	out := make([]bool, states.Len())
-	if err := sess.v.Check(ctx, states, out); err != nil {
+	if err := chk.Check(ctx, states, out); err != nil {
 		return nil, toStatus(ctx, fmt.Errorf("check: %w", err))
 	}
 	return &pb.CheckResponse{Deadlocked: out}, nil
 }
 
 func (s *deadlockServer) ReleaseDeadlocks(ctx context.Context, req *pb.ReleaseDeadlocksRequest) (*pb.ReleaseDeadlocksResponse, error) {
-	if sess, ok := s.sessions.remove(req.GetSession()); ok {
-		if err := sess.v.Release(ctx); err != nil {
-			return nil, toStatus(ctx, fmt.Errorf("release: %w", err))
-		}
+	if err := release(ctx, &s.sessions, req.GetSession()); err != nil {
+		return nil, err
 	}
 	return &pb.ReleaseDeadlocksResponse{}, nil
 }

@@ -537,7 +537,10 @@ func (p *Plugin) call(ctx context.Context, op string, gen uint64, timeout time.D
 		callCtx, cancel = context.WithTimeout(ctx, timeout)
 	}
 	err = f(callCtx, conn)
-	hung := callCtx.Err() != nil && ctx.Err() == nil
+	// The plugin's side learns the deadline too and may end the stream a
+	// moment before our own timer fires, so its DeadlineExceeded counts.
+	hung := ctx.Err() == nil && timeout > 0 &&
+		(callCtx.Err() != nil || status.Code(err) == codes.DeadlineExceeded)
 	cancel()
 	if err == nil {
 		p.mu.Lock()

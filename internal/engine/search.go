@@ -102,6 +102,7 @@ type Progress struct {
 	Depth      int   // pushes to the state being expanded
 	LowerBound int   // smallest f of the A* open list (under ObjectivePushes a lower bound on the optimum); -1 without one
 	Elapsed    time.Duration
+	Memory     int64 // bytes of table and open list touched so far
 }
 
 // Options configure one search.
@@ -996,7 +997,8 @@ func (s *searcher) step() (st Status, reason string, goal uint32, end bool) {
 			}
 			if s.progress != nil && now.Sub(s.lastProgress) >= s.interval {
 				s.lastProgress = now
-				s.progress(Progress{Nodes: s.nodes, Stored: int64(s.tt.used), Depth: g, LowerBound: s.lowerBound(), Elapsed: now.Sub(s.start)})
+				s.progress(Progress{Nodes: s.nodes, Stored: int64(s.tt.used), Depth: g, LowerBound: s.lowerBound(), Elapsed: now.Sub(s.start),
+					Memory: s.tt.bytesTouched() + int64(s.pool.peak)*openEntryBytes})
 			}
 		}
 	}

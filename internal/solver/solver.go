@@ -1,0 +1,355 @@
+// Package solver runs one solve end to end, the same way for `sokod solve`,
+// `sokod bench` and the daemon: board analysis, the heuristic compiled once,
+// the exhaustive search under its share of the budget, then, when the search
+// gives up, the planners in order with the time that is left. Every solution
+// it returns has been replayed by the sokoban verifier here, whoever found
+// it.
+package solver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/sokod/sokod/internal/engine"
+	"github.com/sokod/sokod/internal/pluginhost"
+	"github.com/sokod/sokod/internal/pluginhost/enginetables"
+	"github.com/sokod/sokod/sdk"
+	"github.com/sokod/sokod/sokoban"
+)
+
+// DefaultSearchShare is the percentage of the time budget the exhaustive
+// search gets when planners follow it. Half keeps the search's reach on
+// levels it can solve (most of its solutions come early) and leaves the
+// planners real time on the levels it cannot.
+const DefaultSearchShare = 50
+
+// minSearchMemory is the least memory given to the search's table, whatever
+// the analysis tables take of the budget.
+const minSearchMemory = 1 << 20
+
+// Heuristic compiles a lower bound for one analysed board; a
+// pluginhost.Heuristic is one.
+type Heuristic interface {
+	Prepare(ctx context.Context, b *engine.Board) (*engine.Heuristic, error)
+}
+
+// Planner is a planner resolved by name.
+type Planner struct {
+	// Name is the registry name, as results report it.
+	Name    string
+	Planner sdk.Planner
+}
+
+// Budget bounds one solve. Zero Time or Nodes means no limit; zero Memory
+// means engine.DefaultMemory.
+type Budget struct {
+	// Time is the wall-clock budget of the whole solve, planners included.
+	Time time.Duration
+	// Memory bounds the search's table and open list, and is passed on to
+	// planners.
+	Memory int64
+	// Nodes bounds the states the exhaustive search expands.
+	Nodes int64
+}
+
+// Request is one solve.
+type Request struct {
+	Level     *sokoban.Level
+	Objective engine.Objective
+	Heuristic Heuristic
+	// Planners run in order after the exhaustive search gives up; none
+	// means no fall-back.
+	Planners []Planner
+	Budget   Budget
+	// SearchShare is the percentage (1 to 100) of Budget.Time the
+	// exhaustive search may use when Planners is not empty; 0 means
+	// DefaultSearchShare.
+	SearchShare int
+	// Workspace, when set, holds the search's table (see engine.Workspace).
+	Workspace *engine.Workspace
+	// Clock is the injected clock; nil means time.Now.
+	Clock func() time.Time
+	// OnEvent, when set, receives progress about four times a second from
+	// the solving goroutine. It must be quick.
+	OnEvent func(Event)
+}
+
+// Phase is the stage of a solve an event or a run belongs to.
+type Phase string
+
+// The phases of a solve.
+const (
+	PhaseSearch Phase = "search" // the exhaustive search
+	PhasePlan   Phase = "plan"   // a planner
+)
+
+// Event is progress during a solve.
+type Event struct {
+	Phase Phase
+	// Component is the running component: the heuristic's name during the
+	// search, the planner's during a plan.
+	Component string
+	// Nodes is the work done by the running component, in its own units.
+	Nodes int64
+	// Stored, Depth, LowerBound and Memory are the search's (zero during a
+	// plan; LowerBound -1 when there is none).
+	Stored     int64
+	Depth      int
+	LowerBound int
+	Memory     int64
+	// BoxesOnGoals is the planner's best so far (zero during the search).
+	BoxesOnGoals int
+	// Elapsed is time since the solve began.
+	Elapsed time.Duration
+}
+
+// Run is what one component did within a solve.
+type Run struct {
+	Phase     Phase         `json:"phase"`
+	Component string        `json:"component"`
+	Status    string        `json:"status"` // solved, unsolvable, gave_up, invalid (a planner's solution failed verification) or failed
+	Reason    string        `json:"reason,omitempty"`
+	Nodes     int64         `json:"nodes"`
+	Elapsed   time.Duration `json:"-"`
+}
+
+// Result is the outcome of a solve.
+type Result struct {
+	Status engine.Status
+	// Reason says why the solve gave up or why the level is unsolvable.
+	Reason string
+	// Solution, when solved, has been replayed; Metrics are the replay's.
+	Solution sokoban.Solution
+	Metrics  sokoban.Metrics
+	// Optimal is true when the exhaustive search proved the solution
+	// push-optimal.
+	Optimal bool
+	// FoundBy names the component that settled the level: the heuristic's
+	// name for the exhaustive search, else the planner's.
+	FoundBy   string
+	FoundIn   Phase
+	Heuristic string
+	Objective engine.Objective
+	// Search is the exhaustive search's statistics.
+	Search engine.Stats
+	// Runs lists every component run in order.
+	Runs []Run
+	// Elapsed is the whole solve's clock time.
+	Elapsed time.Duration
+}
+
+// Nodes is the work of every run, summed.
+func (r *Result) Nodes() int64 {
+	var n int64
+	for _, run := range r.Runs {
+		n += run.Nodes
+	}
+	return n
+}
+
+// Solve runs req. The error is for bad input (a board engine.Analyze
+// refuses, wrapped as *BadLevelError) and internal failures; gave up,
+// unsolvable and cancelled are results.
+func Solve(ctx context.Context, req Request) (*Result, error) {
+	clock := req.Clock
+	if clock == nil {
+		clock = time.Now
+	}
+	start := clock()
+	var deadline time.Time
+	if req.Budget.Time > 0 {
+		deadline = start.Add(req.Budget.Time)
+	}
+	b, err := engine.Analyze(req.Level)
+	if err != nil {
+		return nil, &BadLevelError{Err: err}
+	}
+	h, err := req.Heuristic.Prepare(ctx, b)
+	if err != nil {
+		return nil, fmt.Errorf("heuristic: %w", err)
+	}
+	res := &Result{Heuristic: h.Name, Objective: req.Objective}
+	defer func() { res.Elapsed = clock().Sub(start) }()
+
+	sr, err := search(ctx, b, h, req, clock, start, deadline)
+	if err != nil {
+		return nil, err
+	}
+	res.Search = sr.Stats
+	res.Runs = append(res.Runs, Run{Phase: PhaseSearch, Component: h.Name, Status: StatusName(sr.Status), Reason: sr.Reason,
+		Nodes: sr.Stats.Nodes, Elapsed: sr.Stats.Elapsed})
+	res.Status, res.Reason = sr.Status, sr.Reason
+	if sr.Status != engine.GaveUp {
+		if sr.Status == engine.Solved {
+			res.Solution, res.Metrics, res.Optimal = sr.Solution, sr.Metrics, sr.Optimal
+		}
+		res.FoundBy, res.FoundIn = h.Name, PhaseSearch
+		return res, nil
+	}
+	if len(req.Planners) == 0 || ctx.Err() != nil {
+		return res, nil
+	}
+	level := enginetables.LevelOf(b)
+	host := pluginhost.NewBoardHost(b, clock)
+	for _, p := range req.Planners {
+		if ctx.Err() != nil {
+			break
+		}
+		left := time.Duration(0)
+		if !deadline.IsZero() {
+			if left = deadline.Sub(clock()); left <= 0 {
+				break
+			}
+		}
+		run, sol, m := plan(ctx, p, level, host, req, left, clock, start)
+		res.Runs = append(res.Runs, run)
+		if run.Status == "solved" {
+			res.Status, res.Reason = engine.Solved, ""
+			res.Solution, res.Metrics = sol, m
+			res.FoundBy, res.FoundIn = p.Name, PhasePlan
+			return res, nil
+		}
+	}
+	if ctx.Err() != nil {
+		res.Reason = engine.ReasonCancelled
+	} else if len(res.Runs) > 1 {
+		res.Reason = fmt.Sprintf("%s; planners did not solve it either", sr.Reason)
+	}
+	return res, nil
+}
+
+// search runs the exhaustive search under its share of the budget.
+func search(ctx context.Context, b *engine.Board, h *engine.Heuristic, req Request, clock func() time.Time, start, deadline time.Time) (*engine.Result, error) {
+	memory := req.Budget.Memory
+	if memory <= 0 {
+		memory = engine.DefaultMemory
+	}
+	// The table and open list get the budget less the analysis tables.
+	memory -= b.Bytes() + int64(len(h.Costs)+len(h.RegionCosts))*2
+	opts := engine.Options{
+		Objective: req.Objective,
+		Heuristic: h,
+		Budget:    engine.Budget{Nodes: req.Budget.Nodes, Memory: max(memory, minSearchMemory)},
+		Clock:     clock,
+		Workspace: req.Workspace,
+	}
+	if !deadline.IsZero() {
+		opts.Budget.Deadline = deadline
+		if len(req.Planners) > 0 {
+			share := req.SearchShare
+			if share <= 0 || share > 100 {
+				share = DefaultSearchShare
+			}
+			opts.Budget.Deadline = start.Add(req.Budget.Time * time.Duration(share) / 100)
+		}
+	}
+	if req.OnEvent != nil {
+		opts.OnProgress = func(p engine.Progress) {
+			req.OnEvent(Event{Phase: PhaseSearch, Component: h.Name, Nodes: p.Nodes, Stored: p.Stored, Depth: p.Depth,
+				LowerBound: p.LowerBound, Memory: p.Memory, Elapsed: clock().Sub(start)})
+		}
+	}
+	r, err := engine.Solve(ctx, b, opts)
+	if err != nil {
+		return nil, fmt.Errorf("search: %w", err)
+	}
+	return r, nil
+}
+
+// plan runs one planner with the time left (0: no limit) and verifies its
+// solution. A planner that fails costs this run only.
+func plan(ctx context.Context, p Planner, level *sdk.Level, host sdk.Host, req Request, left time.Duration, clock func() time.Time, start time.Time) (Run, sokoban.Solution, sokoban.Metrics) {
+	began := clock()
+	run := Run{Phase: PhasePlan, Component: p.Name}
+	var nodes int64
+	progress := func(pp sdk.PlanProgress) {
+		nodes = int64(min(pp.Nodes, 1<<62))
+		if req.OnEvent != nil {
+			req.OnEvent(Event{Phase: PhasePlan, Component: p.Name, Nodes: nodes, LowerBound: -1,
+				BoxesOnGoals: pp.BoxesOnGoals, Elapsed: clock().Sub(start)})
+		}
+	}
+	if req.OnEvent != nil {
+		req.OnEvent(Event{Phase: PhasePlan, Component: p.Name, LowerBound: -1, Elapsed: clock().Sub(start)})
+	}
+	pctx := ctx
+	if left > 0 {
+		// The planner is told its budget and also held to it, with a
+		// little grace to return its answer.
+		var cancel context.CancelFunc
+		pctx, cancel = context.WithTimeout(ctx, left+planGrace)
+		defer cancel()
+	}
+	budget := sdk.Budget{Time: left, MemoryBytes: uint64(max(req.Budget.Memory, 0))}
+	pr, err := p.Planner.Plan(pctx, &sdk.PlanRequest{Level: level, Budget: budget}, host, progress)
+	run.Elapsed, run.Nodes = clock().Sub(began), nodes
+	switch {
+	case err != nil && ctx.Err() != nil:
+		run.Status, run.Reason = "gave_up", engine.ReasonCancelled
+		return run, nil, sokoban.Metrics{}
+	case err != nil && errors.Is(err, context.DeadlineExceeded):
+		run.Status, run.Reason = "gave_up", "time budget spent"
+		return run, nil, sokoban.Metrics{}
+	case err != nil:
+		run.Status, run.Reason = "failed", err.Error()
+		return run, nil, sokoban.Metrics{}
+	}
+	run.Status, run.Reason = pr.Status.String(), pr.Reason
+	if pr.Status == sdk.PlanUnsolvable {
+		// Only the exhaustive search's proof counts: a planner that claims
+		// the level unsolvable is taken as giving up.
+		run.Status = "gave_up"
+		run.Reason = "planner says unsolvable: " + pr.Reason
+	}
+	if pr.Status != sdk.PlanSolved {
+		return run, nil, sokoban.Metrics{}
+	}
+	sol, m, err := verify(req.Level, pr.Solution)
+	if err != nil {
+		run.Status, run.Reason = "invalid", err.Error()
+		return run, nil, sokoban.Metrics{}
+	}
+	return run, sol, m
+}
+
+// planGrace is how long past its budget a planner may take to answer
+// before its context is cancelled.
+const planGrace = 2 * time.Second
+
+// verify replays a LURD solution on l.
+func verify(l *sokoban.Level, lurd string) (sokoban.Solution, sokoban.Metrics, error) {
+	sol, err := sokoban.ParseSolution(lurd)
+	if err != nil {
+		return nil, sokoban.Metrics{}, fmt.Errorf("solution does not parse: %w", err)
+	}
+	m, err := sokoban.Replay(l, sol)
+	if err != nil {
+		return nil, sokoban.Metrics{}, fmt.Errorf("solution fails replay: %w", err)
+	}
+	if !m.Solved {
+		return nil, sokoban.Metrics{}, errors.New("solution is legal but does not solve the level")
+	}
+	return sol, m, nil
+}
+
+// StatusName is a status as JSON outputs spell it: solved, unsolvable or
+// gave_up.
+func StatusName(st engine.Status) string {
+	switch st {
+	case engine.Solved:
+		return "solved"
+	case engine.Unsolvable:
+		return "unsolvable"
+	}
+	return "gave_up"
+}
+
+// BadLevelError is a level the engine cannot take (too many squares, say).
+type BadLevelError struct{ Err error }
+
+func (e *BadLevelError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the engine's error.
+func (e *BadLevelError) Unwrap() error { return e.Err }

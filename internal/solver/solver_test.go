@@ -1,0 +1,275 @@
+package solver
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/sokod/sokod/internal/builtin"
+	"github.com/sokod/sokod/internal/engine"
+	"github.com/sokod/sokod/sdk"
+	"github.com/sokod/sokod/sokoban"
+)
+
+// twoBoxes needs a few pushes; with a one-node budget the search gives up.
+const twoBoxes = `
+#######
+#.  $ #
+# @$ .#
+#     #
+#######
+`
+
+// unsolvable has its box in a corner off the goal.
+const unsolvable = `
+#####
+#$ .#
+# @ #
+#####
+`
+
+
+func level(t *testing.T, text string) *sokoban.Level {
+	t.Helper()
+	l, err := sokoban.Parse(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
+// solution returns a solution of text found by the engine, for fake
+// planners to return.
+func solution(t *testing.T, text string) string {
+	t.Helper()
+	b, err := engine.Analyze(level(t, text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := engine.Solve(context.Background(), b, engine.Options{Heuristic: builtin.Matching(b), Budget: engine.Budget{Memory: 8 << 20}})
+	if err != nil || r.Status != engine.Solved {
+		t.Fatalf("engine: %v %v", r.Status, err)
+	}
+	return r.Solution.String()
+}
+
+type matching struct{}
+
+func (matching) Prepare(_ context.Context, b *engine.Board) (*engine.Heuristic, error) {
+	return builtin.Matching(b), nil
+}
+
+// fakePlanner answers with a fixed result and records what it was given.
+type fakePlanner struct {
+	name   string
+	result *sdk.PlanResult
+	err    error
+	calls  *[]string
+	budget *time.Duration
+}
+
+func (f fakePlanner) Plan(ctx context.Context, req *sdk.PlanRequest, host sdk.Host, progress func(sdk.PlanProgress)) (*sdk.PlanResult, error) {
+	*f.calls = append(*f.calls, f.name)
+	if f.budget != nil {
+		*f.budget = req.Budget.Time
+	}
+	progress(sdk.PlanProgress{Nodes: 7, BoxesOnGoals: 1})
+	return f.result, f.err
+}
+
+func solved(lurd string) *sdk.PlanResult { return &sdk.PlanResult{Status: sdk.PlanSolved, Solution: lurd} }
+
+func TestFallBack(t *testing.T) {
+	gaveUp := &sdk.PlanResult{Status: sdk.PlanGaveUp, Reason: "no idea"}
+	twoBoxesSolution := solution(t, twoBoxes)
+	tests := []struct {
+		name     string
+		level    string
+		nodes    int64
+		planners []fakePlanner
+		want     []Run // Elapsed ignored
+		status   engine.Status
+		foundBy  string
+	}{
+		{
+			name: "search solves, no planner runs", level: twoBoxes,
+			planners: []fakePlanner{{name: "p1", result: solved(twoBoxesSolution)}},
+			want:     []Run{{Phase: PhaseSearch, Component: "matching", Status: "solved"}},
+			status:   engine.Solved, foundBy: "matching",
+		},
+		{
+			name: "unsolvable is final", level: unsolvable,
+			planners: []fakePlanner{{name: "p1", result: solved(twoBoxesSolution)}},
+			want:     []Run{{Phase: PhaseSearch, Component: "matching", Status: "unsolvable"}},
+			status:   engine.Unsolvable, foundBy: "matching",
+		},
+		{
+			name: "planners in order until one solves", level: twoBoxes, nodes: 1,
+			planners: []fakePlanner{
+				{name: "gives-up", result: gaveUp},
+				{name: "crashes", err: errors.New("plugin crashed")},
+				{name: "lies", result: solved("RRR")},
+				{name: "claims-unsolvable", result: &sdk.PlanResult{Status: sdk.PlanUnsolvable, Reason: "trust me"}},
+				{name: "solves", result: solved(twoBoxesSolution)},
+				{name: "never-called", result: solved(twoBoxesSolution)},
+			},
+			want: []Run{
+				{Phase: PhaseSearch, Component: "matching", Status: "gave_up"},
+				{Phase: PhasePlan, Component: "gives-up", Status: "gave_up", Reason: "no idea", Nodes: 7},
+				{Phase: PhasePlan, Component: "crashes", Status: "failed", Reason: "plugin crashed", Nodes: 7},
+				{Phase: PhasePlan, Component: "lies", Status: "invalid", Nodes: 7},
+				{Phase: PhasePlan, Component: "claims-unsolvable", Status: "gave_up", Reason: "planner says unsolvable: trust me", Nodes: 7},
+				{Phase: PhasePlan, Component: "solves", Status: "solved", Nodes: 7},
+			},
+			status: engine.Solved, foundBy: "solves",
+		},
+		{
+			name: "no planner solves", level: twoBoxes, nodes: 1,
+			planners: []fakePlanner{{name: "gives-up", result: gaveUp}},
+			want: []Run{
+				{Phase: PhaseSearch, Component: "matching", Status: "gave_up"},
+				{Phase: PhasePlan, Component: "gives-up", Status: "gave_up", Reason: "no idea", Nodes: 7},
+			},
+			status: engine.GaveUp,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var calls []string
+			var planners []Planner
+			for _, p := range tt.planners {
+				p.calls = &calls
+				planners = append(planners, Planner{Name: p.name, Planner: p})
+			}
+			l := level(t, tt.level)
+			res, err := Solve(context.Background(), Request{
+				Level: l, Objective: engine.ObjectiveAny, Heuristic: matching{}, Planners: planners,
+				Budget: Budget{Nodes: tt.nodes, Memory: 8 << 20, Time: time.Minute},
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			// The search's nodes and reason are the engine's; an invalid
+			// solution's reason is the verifier's: present, not compared.
+			got := append([]Run(nil), res.Runs...)
+			for i := range got {
+				got[i].Elapsed = 0
+				if i == 0 {
+					got[i].Nodes, got[i].Reason = 0, ""
+				}
+				if got[i].Status == "invalid" {
+					if got[i].Reason == "" {
+						t.Errorf("run %d: invalid without a reason", i)
+					}
+					got[i].Reason = ""
+				}
+			}
+			if d := cmp.Diff(tt.want, got); d != "" {
+				t.Errorf("runs (-want +got):\n%s", d)
+			}
+			if res.Status != tt.status || res.FoundBy != tt.foundBy {
+				t.Errorf("status %v found by %q, want %v by %q", res.Status, res.FoundBy, tt.status, tt.foundBy)
+			}
+			if res.Status == engine.Solved {
+				m, err := sokoban.Replay(l, res.Solution)
+				if err != nil || !m.Solved || m != res.Metrics {
+					t.Errorf("solution %s: replay %+v, %v; result metrics %+v", res.Solution, m, err, res.Metrics)
+				}
+				if res.FoundIn == PhasePlan && res.Optimal {
+					t.Error("a planner's solution is claimed optimal")
+				}
+			}
+		})
+	}
+}
+
+// stepClock advances by step at every reading, so a search spends clock
+// time without spending real time.
+type stepClock struct {
+	mu   sync.Mutex
+	now  time.Time
+	step time.Duration
+}
+
+func (c *stepClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(c.step)
+	return c.now
+}
+
+// bigLevel is too large for the search to finish in a few hundred
+// expansions.
+const bigLevel = `
+############
+#          #
+# $ # $ #  #
+#   $   $  #
+# # # # #  #
+#  $  $    #
+#.. ##### ##
+#..@      #
+#..########
+####
+`
+
+func TestSearchShare(t *testing.T) {
+	for _, share := range []int{20, 50, 90} {
+		clock := &stepClock{now: time.Unix(0, 0), step: time.Second}
+		var calls []string
+		var budget time.Duration
+		p := fakePlanner{name: "p", result: &sdk.PlanResult{Status: sdk.PlanGaveUp}, calls: &calls, budget: &budget}
+		res, err := Solve(context.Background(), Request{
+			Level: level(t, bigLevel), Objective: engine.ObjectivePushes, Heuristic: matching{},
+			Planners: []Planner{{Name: "p", Planner: p}}, SearchShare: share,
+			Budget: Budget{Time: 100 * time.Second, Memory: 64 << 20}, Clock: clock.Now,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Runs[0].Status != "gave_up" {
+			t.Fatalf("share %d: the search ended %s (%s); the test needs it to run out of time", share, res.Runs[0].Status, res.Runs[0].Reason)
+		}
+		// The search stops at its share give or take a few clock readings
+		// (a second each); the planner gets the rest of the 100 s.
+		const slack = 3 * time.Second
+		searched := res.Search.Elapsed
+		wantSearch := time.Duration(share) * time.Second
+		if searched < wantSearch || searched > wantSearch+slack {
+			t.Errorf("share %d%%: search ran %v, want about %v", share, searched, wantSearch)
+		}
+		if left := 100*time.Second - wantSearch; budget > left || budget < left-slack {
+			t.Errorf("share %d%%: planner budget %v, want about %v", share, budget, left)
+		}
+	}
+}
+
+func TestEventsNameTheComponent(t *testing.T) {
+	var calls []string
+	var events []Event
+	p := fakePlanner{name: "fess", result: &sdk.PlanResult{Status: sdk.PlanGaveUp}, calls: &calls}
+	clock := &stepClock{now: time.Unix(0, 0), step: time.Second}
+	_, err := Solve(context.Background(), Request{
+		Level: level(t, bigLevel), Objective: engine.ObjectivePushes, Heuristic: matching{},
+		Planners: []Planner{{Name: "fess", Planner: p}},
+		Budget:   Budget{Time: 20 * time.Second, Memory: 64 << 20}, Clock: clock.Now,
+		OnEvent:  func(e Event) { events = append(events, e) },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[Phase]string{}
+	for _, e := range events {
+		seen[e.Phase] = e.Component
+	}
+	if d := cmp.Diff(map[Phase]string{PhaseSearch: "matching", PhasePlan: "fess"}, seen); d != "" {
+		t.Errorf("phases and components (-want +got):\n%s", d)
+	}
+	if last := events[len(events)-1]; last.Phase != PhasePlan || last.Nodes != 7 || last.BoxesOnGoals != 1 {
+		t.Errorf("last event %+v, want the planner's progress", last)
+	}
+}

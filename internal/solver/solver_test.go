@@ -32,7 +32,6 @@ const unsolvable = `
 #####
 `
 
-
 func level(t *testing.T, text string) *sokoban.Level {
 	t.Helper()
 	l, err := sokoban.Parse(text)
@@ -81,7 +80,9 @@ func (f fakePlanner) Plan(ctx context.Context, req *sdk.PlanRequest, host sdk.Ho
 	return f.result, f.err
 }
 
-func solved(lurd string) *sdk.PlanResult { return &sdk.PlanResult{Status: sdk.PlanSolved, Solution: lurd} }
+func solved(lurd string) *sdk.PlanResult {
+	return &sdk.PlanResult{Status: sdk.PlanSolved, Solution: lurd}
+}
 
 func TestFallBack(t *testing.T) {
 	gaveUp := &sdk.PlanResult{Status: sdk.PlanGaveUp, Reason: "no idea"}
@@ -257,7 +258,7 @@ func TestEventsNameTheComponent(t *testing.T) {
 		Level: level(t, bigLevel), Objective: engine.ObjectivePushes, Heuristic: matching{},
 		Planners: []Planner{{Name: "fess", Planner: p}},
 		Budget:   Budget{Time: 20 * time.Second, Memory: 64 << 20}, Clock: clock.Now,
-		OnEvent:  func(e Event) { events = append(events, e) },
+		OnEvent: func(e Event) { events = append(events, e) },
 	})
 	if err != nil {
 		t.Fatal(err)

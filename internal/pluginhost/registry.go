@@ -74,6 +74,9 @@ func (r *Registry) List() []Component {
 		}
 		out = append(out, Component{Name: h.Name, Kind: sdk.KindHeuristic, Source: SourceBuiltin, Summary: h.Summary, Capabilities: caps, State: StateReady})
 	}
+	for _, p := range builtin.Planners() {
+		out = append(out, Component{Name: p.Name, Kind: sdk.KindPlanner, Source: SourceBuiltin, Summary: p.Summary, Capabilities: []sdk.Capability{}, State: StateReady})
+	}
 	if r.host != nil {
 		for _, p := range r.host.Plugins() {
 			st := p.Status()
@@ -117,10 +120,46 @@ func capsOf(caps []sdk.Capability, k sdk.Kind) []sdk.Capability {
 
 // externalName is the name a plugin's component of kind k is addressed by.
 func (r *Registry) externalName(name string, k sdk.Kind) string {
-	if (k == sdk.KindHeuristic || k == "") && slices.Contains(builtin.HeuristicNames(), name) {
+	if (k == sdk.KindHeuristic || k == "") && slices.Contains(builtin.HeuristicNames(), name) ||
+		(k == sdk.KindPlanner || k == "") && slices.Contains(builtin.PlannerNames(), name) {
 		return PluginPrefix + name
 	}
 	return name
+}
+
+// Planner is a planner resolved by name.
+type Planner struct {
+	// Name is the resolved name, as Component.Name.
+	Name string
+	// Source is "built-in" or the plugin binary's path.
+	Source string
+	// Planner plans; a plugin's runs under supervision.
+	Planner sdk.Planner
+}
+
+// Planner resolves name to a planner, starting the plugin that provides it
+// if it has not been started.
+func (r *Registry) Planner(ctx context.Context, name string) (*Planner, error) {
+	bare, external := strings.CutPrefix(name, PluginPrefix)
+	if !external {
+		if spec, err := builtin.LookupPlanner(bare); err == nil {
+			return &Planner{Name: spec.Name, Source: SourceBuiltin, Planner: spec.New()}, nil
+		}
+	}
+	var p *Plugin
+	if r.host != nil {
+		p = r.host.Lookup(bare)
+	}
+	if p == nil {
+		return nil, fmt.Errorf("unknown planner %q (available: %s)", name, strings.Join(r.names(sdk.KindPlanner), ", "))
+	}
+	if err := p.Start(ctx); err != nil {
+		return nil, fmt.Errorf("planner %q: %w", name, err)
+	}
+	if st := p.Status(); !st.Info.Serves(sdk.KindPlanner) {
+		return nil, fmt.Errorf("%q is a plugin without a planner (it serves %v)", name, st.Info.Kinds)
+	}
+	return &Planner{Name: r.externalName(bare, sdk.KindPlanner), Source: p.Path(), Planner: p.Planner()}, nil
 }
 
 // Heuristic is a heuristic resolved by name, ready to compile per level.

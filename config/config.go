@@ -18,9 +18,12 @@
 //	listen.socket_group   ""      group that may use the socket (mode 0660); "" means mode 0600
 //	plugins.dirs          []      directories searched for plugin binaries
 //	plugins.start_timeout 10s     time a plugin has to start and complete its handshake
+//	plugins.sha256        []      pins: NAME=HEX, the sha256 a plugin's binary must have to be started
 //	limits.time           1m0s    time budget of one solve
 //	limits.memory         1GiB    memory budget of one solve, at least 16MiB
 //	limits.nodes          0       node budget of one solve; 0 means unlimited
+//	fallback.planners     []      planners run in order when the exhaustive search gives up; [] means none
+//	fallback.search_share 50      percent of limits.time the exhaustive search gets when planners follow
 //	server.max_jobs       0       solves running at once; 0 means the number of CPUs
 //	server.queue          16      solves waiting for a slot before new ones are refused
 //	server.memory_cap     0       total memory of running solves; 0 means no cap beyond limits.memory per job
@@ -43,11 +46,12 @@ import (
 // Config is the whole configuration of sokod. Load returns one that has
 // passed Validate; Default returns the built-in one.
 type Config struct {
-	Listen  Listen  `mapstructure:"listen"`
-	Plugins Plugins `mapstructure:"plugins"`
-	Limits  Limits  `mapstructure:"limits"`
-	Server  Server  `mapstructure:"server"`
-	Log     Log     `mapstructure:"log"`
+	Listen   Listen   `mapstructure:"listen"`
+	Plugins  Plugins  `mapstructure:"plugins"`
+	Limits   Limits   `mapstructure:"limits"`
+	Fallback Fallback `mapstructure:"fallback"`
+	Server   Server   `mapstructure:"server"`
+	Log      Log      `mapstructure:"log"`
 }
 
 // Listen says where the daemon accepts gRPC connections.
@@ -75,6 +79,35 @@ type Plugins struct {
 	// StartTimeout bounds how long a plugin may take to start and complete
 	// its handshake before it is reported as failed.
 	StartTimeout time.Duration `mapstructure:"start_timeout"`
+	// SHA256 pins plugin binaries: each entry is NAME=HEX, the plugin's
+	// name (its binary's name without sokod-plugin-) and the lower-case
+	// hex sha256 its binary must have. A pinned plugin whose binary differs
+	// is never started; unpinned plugins start as found.
+	SHA256 []string `mapstructure:"sha256"`
+}
+
+// Fallback is what a solve does when the exhaustive search gives up.
+type Fallback struct {
+	// Planners are component names, run in order with the time that is
+	// left; empty means no fall-back.
+	Planners []string `mapstructure:"planners"`
+	// SearchShare is the percentage (1 to 100) of the time budget the
+	// exhaustive search gets when planners follow it.
+	SearchShare int `mapstructure:"search_share"`
+}
+
+// Checksums returns the sha256 pins by plugin name. Validate has checked
+// their form.
+func (p Plugins) Checksums() map[string]string {
+	if len(p.SHA256) == 0 {
+		return nil
+	}
+	m := make(map[string]string, len(p.SHA256))
+	for _, e := range p.SHA256 {
+		name, sum, _ := strings.Cut(e, "=")
+		m[strings.TrimSpace(name)] = strings.ToLower(strings.TrimSpace(sum))
+	}
+	return m
 }
 
 // Limits is the default budget of one solve; a request may ask for less.
@@ -113,10 +146,11 @@ type Log struct {
 // Default returns the built-in configuration, the bottom layer of Load.
 func Default() *Config {
 	return &Config{
-		Plugins: Plugins{StartTimeout: 10 * time.Second},
-		Limits:  Limits{Time: 60 * time.Second, Memory: GiB},
-		Server:  Server{Queue: 16},
-		Log:     Log{Level: "info", Format: "text"},
+		Plugins:  Plugins{StartTimeout: 10 * time.Second},
+		Limits:   Limits{Time: 60 * time.Second, Memory: GiB},
+		Fallback: Fallback{SearchShare: 50},
+		Server:   Server{Queue: 16},
+		Log:      Log{Level: "info", Format: "text"},
 	}
 }
 

@@ -30,6 +30,8 @@ func ExampleLoad() {
 	fmt.Println(string(out))
 	// Output:
 	// {
+	//   "fallback.planners": [],
+	//   "fallback.search_share": 50,
 	//   "limits.memory": "2GiB",
 	//   "limits.nodes": 0,
 	//   "limits.time": "30s",
@@ -41,6 +43,7 @@ func ExampleLoad() {
 	//   "plugins.dirs": [
 	//     "/opt/sokod/plugins"
 	//   ],
+	//   "plugins.sha256": [],
 	//   "plugins.start_timeout": "10s",
 	//   "server.max_jobs": 0,
 	//   "server.memory_cap": "0",

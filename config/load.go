@@ -44,11 +44,13 @@ var flagKeys = [...]struct{ flag, key string }{
 	{"memory", "limits.memory"},
 	{"nodes", "limits.nodes"},
 	{"plugin-dir", "plugins.dirs"},
+	{"planners", "fallback.planners"},
+	{"search-share", "fallback.search_share"},
 }
 
 // RegisterFlags defines on fs the flags that Load reads from
 // LoadOptions.Flags: --config, --log-level, --log-format, --time, --memory,
-// --nodes and --plugin-dir (repeatable). Their zero defaults never override
+// --nodes, --plugin-dir (repeatable), --planners and --search-share. Their zero defaults never override
 // anything: only a flag the user sets overrides the file and environment.
 func RegisterFlags(fs *pflag.FlagSet) {
 	fs.String("config", "", "config `file` (.yaml, .yml, .toml or .json); default $"+ConfigEnv)
@@ -58,6 +60,8 @@ func RegisterFlags(fs *pflag.FlagSet) {
 	fs.Var(new(ByteSize), "memory", "memory budget per solve, e.g. 512MiB or 2GiB (default 1GiB)")
 	fs.Uint64("nodes", 0, "node budget per solve; 0 means unlimited")
 	fs.StringArray("plugin-dir", nil, "plugin `directory`, searched in order; repeatable (replaces plugins.dirs)")
+	fs.StringSlice("planners", nil, "planner `names`, comma-separated, run in order when the exhaustive search gives up; \"none\" for none (replaces fallback.planners)")
+	fs.Int("search-share", 0, "`percent` of --time the exhaustive search gets when planners follow (default 50)")
 }
 
 // fileType returns the viper config type for a file extension (without

@@ -47,11 +47,12 @@ func writeFile(t *testing.T, dir, name, content string) string {
 
 func TestDefault(t *testing.T) {
 	want := &Config{
-		Listen:  Listen{Unix: "", TCP: "", SocketGroup: ""},
-		Plugins: Plugins{Dirs: nil, StartTimeout: 10 * time.Second},
-		Limits:  Limits{Time: time.Minute, Memory: GiB, Nodes: 0},
-		Server:  Server{MaxJobs: 0, Queue: 16, MemoryCap: 0},
-		Log:     Log{Level: "info", Format: "text"},
+		Listen:   Listen{Unix: "", TCP: "", SocketGroup: ""},
+		Plugins:  Plugins{Dirs: nil, StartTimeout: 10 * time.Second},
+		Limits:   Limits{Time: time.Minute, Memory: GiB, Nodes: 0},
+		Fallback: Fallback{SearchShare: 50},
+		Server:   Server{MaxJobs: 0, Queue: 16, MemoryCap: 0},
+		Log:      Log{Level: "info", Format: "text"},
 	}
 	if diff := cmp.Diff(want, Default()); diff != "" {
 		t.Errorf("Default() mismatch (-want +got):\n%s", diff)
@@ -92,11 +93,12 @@ log:
 // fromYAML is Default overridden by yamlFile.
 func fromYAML() *Config {
 	return &Config{
-		Listen:  Listen{Unix: "/run/sokod/sokod.sock", TCP: "127.0.0.1:7700", SocketGroup: "games"},
-		Plugins: Plugins{Dirs: []string{"/usr/lib/sokod", "/opt/sokod/plugins"}, StartTimeout: 5 * time.Second},
-		Limits:  Limits{Time: 2 * time.Minute, Memory: 2 * GiB, Nodes: 1000000},
-		Server:  Server{MaxJobs: 4, Queue: 8, MemoryCap: 8 * GiB},
-		Log:     Log{Level: "debug", Format: "json"},
+		Listen:   Listen{Unix: "/run/sokod/sokod.sock", TCP: "127.0.0.1:7700", SocketGroup: "games"},
+		Plugins:  Plugins{Dirs: []string{"/usr/lib/sokod", "/opt/sokod/plugins"}, StartTimeout: 5 * time.Second},
+		Limits:   Limits{Time: 2 * time.Minute, Memory: 2 * GiB, Nodes: 1000000},
+		Fallback: Fallback{SearchShare: 50},
+		Server:   Server{MaxJobs: 4, Queue: 8, MemoryCap: 8 * GiB},
+		Log:      Log{Level: "debug", Format: "json"},
 	}
 }
 
@@ -248,17 +250,20 @@ dirs = ["/a", "/b"]
 				"SOKOD_LIMITS_NODES":            "123456789",
 				"SOKOD_SERVER_MAX_JOBS":         "3",
 				"SOKOD_SERVER_QUEUE":            "0",
+				"SOKOD_FALLBACK_PLANNERS":       "packing,fess",
+				"SOKOD_FALLBACK_SEARCH_SHARE":   "30",
 				"SOKOD_SERVER_MEMORY_CAP":       "6GB",
 				"SOKOD_LOG_LEVEL":               "debug",
 				"SOKOD_LOG_FORMAT":              "json",
 				"SOKOD_UNKNOWN_KEYS_ARE_UNSEEN": "x",
 			},
 			want: &Config{
-				Listen:  Listen{Unix: "/tmp/s.sock", TCP: "localhost:7700", SocketGroup: "wheel"},
-				Plugins: Plugins{Dirs: []string{"/p/one", "/p/two", "/p/three"}, StartTimeout: 90 * time.Second},
-				Limits:  Limits{Time: 10 * time.Second, Memory: 1536 * MiB, Nodes: 123456789},
-				Server:  Server{MaxJobs: 3, Queue: 0, MemoryCap: 6e9},
-				Log:     Log{Level: "debug", Format: "json"},
+				Listen:   Listen{Unix: "/tmp/s.sock", TCP: "localhost:7700", SocketGroup: "wheel"},
+				Plugins:  Plugins{Dirs: []string{"/p/one", "/p/two", "/p/three"}, StartTimeout: 90 * time.Second},
+				Limits:   Limits{Time: 10 * time.Second, Memory: 1536 * MiB, Nodes: 123456789},
+				Fallback: Fallback{Planners: []string{"packing", "fess"}, SearchShare: 30},
+				Server:   Server{MaxJobs: 3, Queue: 0, MemoryCap: 6e9},
+				Log:      Log{Level: "debug", Format: "json"},
 			},
 		},
 		{
@@ -465,6 +470,9 @@ func TestMap(t *testing.T) {
 		"listen.socket_group":   "",
 		"plugins.dirs":          []string{},
 		"plugins.start_timeout": "10s",
+		"plugins.sha256":        []string{},
+		"fallback.planners":     []string{},
+		"fallback.search_share": 50,
 		"limits.time":           "1m0s",
 		"limits.memory":         "1GiB",
 		"limits.nodes":          uint64(0),

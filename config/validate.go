@@ -1,6 +1,7 @@
 package config
 
 import (
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"net"
@@ -79,6 +80,13 @@ func (c *Config) check(src map[string]string) []error {
 			break
 		}
 	}
+	for _, e := range c.Plugins.SHA256 {
+		name, sum, ok := strings.Cut(e, "=")
+		sum = strings.TrimSpace(sum)
+		if _, err := hex.DecodeString(sum); !ok || strings.TrimSpace(name) == "" || len(sum) != 64 || err != nil {
+			bad("plugins.sha256", e, "each entry must be NAME=HEX with the 64 hex digits of a sha256")
+		}
+	}
 	if c.Plugins.StartTimeout <= 0 {
 		bad("plugins.start_timeout", c.Plugins.StartTimeout, "must be greater than 0")
 	}
@@ -87,6 +95,15 @@ func (c *Config) check(src map[string]string) []error {
 	}
 	if c.Limits.Memory < MinMemory {
 		bad("limits.memory", c.Limits.Memory, "must be at least "+MinMemory.String())
+	}
+	for _, p := range c.Fallback.Planners {
+		if strings.TrimSpace(p) == "" {
+			bad("fallback.planners", c.Fallback.Planners, "must not contain an empty name")
+			break
+		}
+	}
+	if c.Fallback.SearchShare < 1 || c.Fallback.SearchShare > 100 {
+		bad("fallback.search_share", c.Fallback.SearchShare, "must be a percentage from 1 to 100")
 	}
 	if c.Server.MaxJobs < 0 {
 		bad("server.max_jobs", c.Server.MaxJobs, "must not be negative; 0 means one job per CPU")

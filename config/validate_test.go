@@ -42,6 +42,17 @@ func TestValidate(t *testing.T) {
 			[]string{`listen.tcp: port must be a number from 0 to 65535 (got "127.0.0.1:65536")`}},
 		{"empty plugin dir", func(c *Config) { c.Plugins.Dirs = []string{"/a", " "} },
 			[]string{`plugins.dirs: must not contain an empty directory name (got ["/a" " "])`}},
+		{"sha256 pins", func(c *Config) {
+			c.Plugins.SHA256 = []string{"fess=" + strings.Repeat("ab", 32), "matching", "=" + strings.Repeat("0", 64), "x=12"}
+		}, []string{
+			`plugins.sha256: each entry must be NAME=HEX with the 64 hex digits of a sha256 (got "matching")`,
+			`plugins.sha256: each entry must be NAME=HEX with the 64 hex digits of a sha256 (got "=` + strings.Repeat("0", 64) + `")`,
+			`plugins.sha256: each entry must be NAME=HEX with the 64 hex digits of a sha256 (got "x=12")`,
+		}},
+		{"search share", func(c *Config) { c.Fallback.SearchShare = 101 },
+			[]string{`fallback.search_share: must be a percentage from 1 to 100 (got 101)`}},
+		{"empty planner", func(c *Config) { c.Fallback.Planners = []string{"fess", ""} },
+			[]string{`fallback.planners: must not contain an empty name (got ["fess" ""])`}},
 		{"zero start timeout", func(c *Config) { c.Plugins.StartTimeout = 0 },
 			[]string{`plugins.start_timeout: must be greater than 0 (got 0s)`}},
 		{"zero time", func(c *Config) { c.Limits.Time = 0 },
@@ -111,5 +122,17 @@ func TestFieldErrorAs(t *testing.T) {
 	}
 	if fe.Err == nil || fe.Err.Error() != "must be greater than 0" || errors.Unwrap(fe) != fe.Err {
 		t.Errorf("FieldError.Err = %v, Unwrap = %v", fe.Err, errors.Unwrap(fe))
+	}
+}
+
+func TestChecksums(t *testing.T) {
+	sum := strings.Repeat("AB", 32)
+	got := Plugins{SHA256: []string{"fess=" + sum, " packing = " + strings.Repeat("01", 32)}}.Checksums()
+	want := map[string]string{"fess": strings.ToLower(sum), "packing": strings.Repeat("01", 32)}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("Checksums (-want +got):\n%s", d)
+	}
+	if got := (Plugins{}).Checksums(); got != nil {
+		t.Errorf("no pins: %v, want nil", got)
 	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/sokod/sokod/internal/builtin"
 	"github.com/sokod/sokod/internal/engine"
+	"github.com/sokod/sokod/internal/solver"
 	"github.com/sokod/sokod/sokoban"
 )
 
@@ -23,11 +24,16 @@ type benchLevel struct {
 	Title string `json:"title"`
 	// Status is "solved", "unsolvable", "gave_up", or "invalid" for a
 	// solution that failed verification (an internal error).
-	Status         string  `json:"status"`
-	Reason         string  `json:"reason,omitempty"`
-	Pushes         int     `json:"pushes"`
-	Moves          int     `json:"moves"`
-	Optimal        bool    `json:"optimal"`
+	Status  string `json:"status"`
+	Reason  string `json:"reason,omitempty"`
+	Pushes  int    `json:"pushes"`
+	Moves   int    `json:"moves"`
+	Optimal bool   `json:"optimal"`
+	// FoundBy names the component that settled the level (the heuristic
+	// for the exhaustive search, else a planner), "" when none did.
+	FoundBy string `json:"found_by"`
+	// Nodes is the work of every component run: the search's expansions
+	// plus the planners' own counts.
 	Nodes          int64   `json:"nodes"`
 	Stored         int64   `json:"stored"`
 	NodesPerSecond float64 `json:"nodes_per_second"`
@@ -73,7 +79,7 @@ func benchCommand() command {
 			objective := fs.String("objective", "any", "`goal` of the search: any or pushes")
 			heuristic := fs.String("heuristic", builtin.DefaultHeuristic, "lower bound `name`: simple, greedy (any only), matching, or a plugin's (see sokod plugins list)")
 			jobs := fs.Int("jobs", 1, "levels solved at once, each with its own --memory")
-			asJSON := fs.Bool("json", false, "print JSON lines: one {kind: level, file, level, title, status, reason, pushes, moves, optimal, nodes, stored, nodes_per_second, seconds, memory_bytes} per level, then {kind: summary, levels, solved, optimal, unsolvable, gave_up, invalid, nodes, seconds, nodes_per_second, peak_memory_bytes, objective, heuristic, time_per_level, jobs}")
+			asJSON := fs.Bool("json", false, "print JSON lines: one {kind: level, file, level, title, status, reason, pushes, moves, optimal, found_by, nodes, stored, nodes_per_second, seconds, memory_bytes} per level, then {kind: summary, levels, solved, optimal, unsolvable, gave_up, invalid, nodes, seconds, nodes_per_second, peak_memory_bytes, objective, heuristic, time_per_level, jobs}")
 			return func(ctx context.Context, env *Env, args []string) error {
 				if err := argsBetween(args, 1, 1<<20); err != nil {
 					return err
@@ -221,12 +227,12 @@ func benchOne(ctx context.Context, env *Env, t benchTask, s solveSettings, ws *e
 	secs := env.Now().Sub(start).Seconds()
 	out := &benchLevel{
 		Kind: "level", File: t.file, Level: t.index, Title: t.level.Title,
-		Status: statusName(r.Status), Reason: r.Reason,
-		Optimal: r.Optimal, Nodes: r.Stats.Nodes, Stored: r.Stats.Stored,
-		Seconds: secs, MemoryBytes: r.Stats.MemoryUsed,
+		Status: solver.StatusName(r.Status), Reason: r.Reason, FoundBy: r.FoundBy,
+		Optimal: r.Optimal, Nodes: r.Nodes(), Stored: r.Search.Stored,
+		Seconds: secs, MemoryBytes: r.Search.MemoryUsed,
 	}
 	if secs > 0 {
-		out.NodesPerSecond = float64(r.Stats.Nodes) / secs
+		out.NodesPerSecond = float64(out.Nodes) / secs
 	}
 	if r.Status == engine.Solved {
 		m, err := sokoban.Replay(t.level, r.Solution)

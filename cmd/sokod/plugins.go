@@ -30,6 +30,7 @@ func openRegistry(env *Env) (*pluginhost.Registry, *pluginhost.Host, func()) {
 	host := pluginhost.New(pluginhost.Options{
 		Dirs:         env.Config.Plugins.Dirs,
 		StartTimeout: env.Config.Plugins.StartTimeout,
+		Checksums:    env.Config.Plugins.Checksums(),
 		Logger:       env.Log,
 	})
 	return pluginhost.NewRegistry(host, env.Log), host, host.Close

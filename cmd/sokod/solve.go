@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -12,6 +13,7 @@ import (
 	"github.com/sokod/sokod/internal/builtin"
 	"github.com/sokod/sokod/internal/engine"
 	"github.com/sokod/sokod/internal/pluginhost"
+	"github.com/sokod/sokod/internal/solver"
 	"github.com/sokod/sokod/sokoban"
 )
 
@@ -31,27 +33,38 @@ type solveOutput struct {
 	BoxLines   int    `json:"box_lines"`
 	BoxChanges int    `json:"box_changes"`
 	// Optimal is true when the solution is proved push-optimal.
-	Optimal   bool    `json:"optimal"`
+	Optimal bool `json:"optimal"`
+	// FoundBy names the component that settled the level: the heuristic
+	// for the exhaustive search, else a planner; "" when none did.
+	FoundBy string `json:"found_by"`
+	// Phase is "search" or "plan": where FoundBy ran.
+	Phase string `json:"phase,omitempty"`
+	// Nodes and Stored are the exhaustive search's.
 	Nodes     int64   `json:"nodes"`
 	Stored    int64   `json:"stored"`
 	Seconds   float64 `json:"seconds"`
 	Heuristic string  `json:"heuristic"`
 	Objective string  `json:"objective"`
+	// Runs lists every component run, in order.
+	Runs []solver.Run `json:"runs"`
 }
 
 // solveSettings are the options of one solve shared by solve and bench.
 type solveSettings struct {
-	objective engine.Objective
-	heuristic *pluginhost.Heuristic
-	time      time.Duration // 0: no limit
-	memory    int64
-	nodes     int64
+	objective   engine.Objective
+	heuristic   *pluginhost.Heuristic
+	planners    []solver.Planner
+	searchShare int
+	time        time.Duration // 0: no limit
+	memory      int64
+	nodes       int64
 }
 
-// settingsFromFlags reads the command's own flags and the budget from the
-// configuration (limits.time, limits.memory, limits.nodes, which the global
-// --time, --memory and --nodes flags set). The heuristic is resolved in reg,
-// built-in or plugin; a plugin is started here.
+// settingsFromFlags reads the command's own flags and the budget and
+// fall-back from the configuration (limits.*, fallback.*, which the global
+// --time, --memory, --nodes, --planners and --search-share flags set). The
+// components are resolved in reg, built-in or plugin; a plugin is started
+// here.
 func settingsFromFlags(ctx context.Context, env *Env, reg *pluginhost.Registry, objective, heuristic string) (solveSettings, error) {
 	var s solveSettings
 	obj, err := engine.ParseObjective(objective)
@@ -65,54 +78,51 @@ func settingsFromFlags(ctx context.Context, env *Env, reg *pluginhost.Registry, 
 	if obj == engine.ObjectivePushes && !h.Admissible {
 		return s, usagef("--heuristic %s is not admissible, so it cannot prove push-optimality; use it with --objective any", h.Name)
 	}
+	for _, name := range env.Config.Fallback.Planners {
+		if name == "none" {
+			continue
+		}
+		p, err := reg.Planner(ctx, name)
+		if err != nil {
+			return s, usagef("--planners: %v", err)
+		}
+		s.planners = append(s.planners, solver.Planner{Name: p.Name, Planner: p.Planner})
+	}
 	s.objective, s.heuristic = obj, h
+	s.searchShare = env.Config.Fallback.SearchShare
 	s.time = env.Config.Limits.Time
 	s.memory = int64(env.Config.Limits.Memory)
 	s.nodes = int64(env.Config.Limits.Nodes)
 	return s, nil
 }
 
-// solveLevel analyses and searches one level. ws may be nil. onProgress may
-// be nil. The error is an internal error; unsolvable and gave up are
-// results.
-func solveLevel(ctx context.Context, env *Env, l *sokoban.Level, s solveSettings, ws *engine.Workspace, onProgress func(engine.Progress)) (*engine.Result, error) {
-	b, err := engine.Analyze(l)
-	if err != nil {
+// solveLevel solves one level through the solver. ws may be nil. onEvent
+// may be nil. The error is bad input or an internal error; unsolvable and
+// gave up are results.
+func solveLevel(ctx context.Context, env *Env, l *sokoban.Level, s solveSettings, ws *engine.Workspace, onEvent func(solver.Event)) (*solver.Result, error) {
+	r, err := solver.Solve(ctx, solver.Request{
+		Level: l, Objective: s.objective, Heuristic: s.heuristic, Planners: s.planners, SearchShare: s.searchShare,
+		Budget:    solver.Budget{Time: s.time, Memory: s.memory, Nodes: s.nodes},
+		Workspace: ws, Clock: env.Now, OnEvent: onEvent,
+	})
+	var bad *solver.BadLevelError
+	if errors.As(err, &bad) {
 		return nil, withCode(exitBadInput, err)
 	}
-	h, err := s.heuristic.Prepare(ctx, b)
-	if err != nil {
-		return nil, fmt.Errorf("heuristic %s: %w", s.heuristic.Name, err)
-	}
-	// The search's table and open list get the budget less the analysis
-	// tables (with a workspace, its fixed size stands instead).
-	memory := s.memory - b.Bytes() - int64(len(h.Costs)+len(h.RegionCosts))*2
-	if memory < 1<<20 {
-		memory = 1 << 20
-	}
-	opts := engine.Options{
-		Objective:  s.objective,
-		Heuristic:  h,
-		Budget:     engine.Budget{Nodes: s.nodes, Memory: memory},
-		Clock:      env.Now,
-		OnProgress: onProgress,
-		Workspace:  ws,
-	}
-	if s.time > 0 {
-		opts.Budget.Deadline = env.Now().Add(s.time)
-	}
-	return engine.Solve(ctx, b, opts)
+	return r, err
 }
 
-// statusName is a result status as JSON spells it.
-func statusName(st engine.Status) string {
-	switch st {
-	case engine.Solved:
-		return "solved"
-	case engine.Unsolvable:
-		return "unsolvable"
+// progressLine is the live progress line of a solve on a terminal.
+func progressLine(e solver.Event) string {
+	if e.Phase == solver.PhasePlan {
+		return fmt.Sprintf("planner %s: %s nodes, %d boxes on goals at best, %.1fs", e.Component, count(e.Nodes), e.BoxesOnGoals, e.Elapsed.Seconds())
 	}
-	return "gave_up"
+	rate := 0.0
+	if e.Elapsed > 0 {
+		rate = float64(e.Nodes) / e.Elapsed.Seconds()
+	}
+	return fmt.Sprintf("searching (%s): %s nodes, %s/s, %s stored, depth %d, bound %d, %s, %.1fs", e.Component,
+		count(e.Nodes), count(int64(rate)), count(e.Stored), e.Depth, e.LowerBound, bytesText(e.Memory), e.Elapsed.Seconds())
 }
 
 // isTerminal reports whether w is a character device (a terminal).
@@ -136,7 +146,7 @@ func solveCommand() command {
 			level := fs.Int("level", 1, "level `number` within FILE, from 1")
 			objective := fs.String("objective", "any", "`goal` of the search: any (a solution, fast) or pushes (fewest pushes, proved)")
 			heuristic := fs.String("heuristic", builtin.DefaultHeuristic, "lower bound `name`: simple, greedy (any only), matching, or a plugin's (see sokod plugins list)")
-			asJSON := fs.Bool("json", false, "print JSON: {file, level, title, status (solved|unsolvable|gave_up), reason, solution, moves, pushes, box_lines, box_changes, optimal, nodes, stored, seconds, heuristic, objective}")
+			asJSON := fs.Bool("json", false, "print JSON: {file, level, title, status (solved|unsolvable|gave_up), reason, solution, moves, pushes, box_lines, box_changes, optimal, found_by, phase, nodes, stored, seconds, heuristic, objective, runs: [{phase, component, status, reason, nodes}]}")
 			return func(ctx context.Context, env *Env, args []string) error {
 				if err := argsBetween(args, 1, 1); err != nil {
 					return err
@@ -151,13 +161,10 @@ func solveCommand() command {
 				if err != nil {
 					return err
 				}
-				var progress func(engine.Progress)
+				var progress func(solver.Event)
 				live := !*asJSON && isTerminal(env.Stderr)
 				if live {
-					progress = func(p engine.Progress) {
-						fmt.Fprintf(env.Stderr, "\r\033[Ksearching: %s nodes, %s stored, depth %d, bound %d, %.1fs",
-							count(p.Nodes), count(p.Stored), p.Depth, p.LowerBound, p.Elapsed.Seconds())
-					}
+					progress = func(e solver.Event) { fmt.Fprintf(env.Stderr, "\r\033[K%s", progressLine(e)) }
 				}
 				start := env.Now()
 				r, err := solveLevel(ctx, env, l, settings, nil, progress)
@@ -169,10 +176,11 @@ func solveCommand() command {
 				}
 				out := solveOutput{
 					File: args[0], Level: *level, Title: l.Title,
-					Status: statusName(r.Status), Reason: r.Reason,
-					Optimal: r.Optimal, Nodes: r.Stats.Nodes, Stored: r.Stats.Stored,
+					Status: solver.StatusName(r.Status), Reason: r.Reason,
+					Optimal: r.Optimal, FoundBy: r.FoundBy, Phase: string(r.FoundIn),
+					Nodes: r.Search.Nodes, Stored: r.Search.Stored,
 					Seconds:   env.Now().Sub(start).Seconds(),
-					Heuristic: r.Heuristic, Objective: r.Objective.String(),
+					Heuristic: r.Heuristic, Objective: r.Objective.String(), Runs: r.Runs,
 				}
 				if r.Status == engine.Solved {
 					out.Solution = r.Solution.String()
@@ -210,6 +218,9 @@ func printSolve(w io.Writer, o solveOutput) {
 		proof := "not proved optimal"
 		if o.Optimal {
 			proof = "push-optimal"
+		}
+		if o.Phase == string(solver.PhasePlan) {
+			proof += ", found by planner " + o.FoundBy
 		}
 		fmt.Fprintf(w, "solved %s: %d pushes, %d moves, %s\n%s\n", name, o.Pushes, o.Moves, proof, o.Solution)
 		fmt.Fprintf(w, "moves %d  pushes %d  box lines %d  box changes %d\n", o.Moves, o.Pushes, o.BoxLines, o.BoxChanges)

@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/sokod/sokod/internal/solver"
 	"github.com/sokod/sokod/sokoban"
 )
 
@@ -35,6 +36,9 @@ func TestSolveExitCodes(t *testing.T) {
 		{name: "unknown heuristic", args: []string{"solve", smallLevels, "--heuristic", "magic"}, wantCode: exitUsage, wantStderr: `unknown heuristic "magic"`},
 		{name: "greedy cannot prove", args: []string{"solve", smallLevels, "--heuristic", "greedy", "--objective", "pushes"}, wantCode: exitUsage, wantStderr: "not admissible"},
 		{name: "unknown objective", args: []string{"solve", smallLevels, "--objective", "moves"}, wantCode: exitUsage, wantStderr: "unknown objective"},
+		{name: "unknown planner", args: []string{"solve", smallLevels, "--planners", "magic"}, wantCode: exitUsage, wantStderr: `unknown planner "magic"`},
+		{name: "no planners", args: []string{"solve", smallLevels, "--level", "3", "--planners", "none"}, wantCode: exitOK, wantStdout: "solved level 3"},
+		{name: "search share out of range", args: []string{"solve", smallLevels, "--search-share", "0"}, wantCode: exitUsage, wantStderr: "fallback.search_share"},
 		{name: "no file", args: []string{"solve"}, wantCode: exitUsage},
 	}
 	for _, tc := range tests {
@@ -79,9 +83,10 @@ func TestSolveJSON(t *testing.T) {
 	want := solveOutput{
 		File: smallLevels, Level: 7, Title: "three boxes, one already home", Status: "solved",
 		Solution: got.Solution, Moves: m.Moves, Pushes: m.Pushes, BoxLines: m.BoxLines, BoxChanges: m.BoxChanges,
-		Optimal: true, Heuristic: "matching", Objective: "pushes",
+		Optimal: true, FoundBy: "matching", Phase: "search", Heuristic: "matching", Objective: "pushes",
+		Runs: []solver.Run{{Phase: solver.PhaseSearch, Component: "matching", Status: "solved"}},
 	}
-	if diff := cmp.Diff(want, got, cmpopts.IgnoreFields(solveOutput{}, "Nodes", "Stored", "Seconds")); diff != "" {
+	if diff := cmp.Diff(want, got, cmpopts.IgnoreFields(solveOutput{}, "Nodes", "Stored", "Seconds"), cmpopts.IgnoreFields(solver.Run{}, "Nodes")); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 	if got.Nodes == 0 || got.Stored == 0 {

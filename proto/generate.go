@@ -13,9 +13,12 @@
 //
 // The plugin protocol also ships as a binary FileDescriptorSet
 // (sokod/plugin/v1/plugin.binpb), which plugins in languages without a
-// protoc generator at hand load at run time.
+// protoc generator at hand load at run time. The daemon API does too
+// (sokod/v1/solver.binpb), for clients that cannot use server reflection
+// (grpcurl -protoset).
 package proto
 
 //go:generate go tool -modfile=../tools/go.mod buf lint
 //go:generate go tool -modfile=../tools/go.mod buf generate
 //go:generate go tool -modfile=../tools/go.mod buf build --output sokod/plugin/v1/plugin.binpb --path sokod/plugin/v1/plugin.proto
+//go:generate go tool -modfile=../tools/go.mod buf build --output sokod/v1/solver.binpb --path sokod/v1/solver.proto

@@ -53,6 +53,7 @@ type solveOutput struct {
 type solveSettings struct {
 	objective   engine.Objective
 	heuristic   *pluginhost.Heuristic
+	deadlocks   []solver.Deadlocks
 	planners    []solver.Planner
 	searchShare int
 	time        time.Duration // 0: no limit
@@ -65,7 +66,7 @@ type solveSettings struct {
 // --time, --memory, --nodes, --planners and --search-share flags set). The
 // components are resolved in reg, built-in or plugin; a plugin is started
 // here.
-func settingsFromFlags(ctx context.Context, env *Env, reg *pluginhost.Registry, objective, heuristic string) (solveSettings, error) {
+func settingsFromFlags(ctx context.Context, env *Env, reg *pluginhost.Registry, objective, heuristic string, deadlocks []string) (solveSettings, error) {
 	var s solveSettings
 	obj, err := engine.ParseObjective(objective)
 	if err != nil {
@@ -77,6 +78,13 @@ func settingsFromFlags(ctx context.Context, env *Env, reg *pluginhost.Registry, 
 	}
 	if obj == engine.ObjectivePushes && !h.Admissible {
 		return s, usagef("--heuristic %s is not admissible, so it cannot prove push-optimality; use it with --objective any", h.Name)
+	}
+	for _, name := range deadlocks {
+		d, err := reg.Deadlocks(ctx, name)
+		if err != nil {
+			return s, usagef("--deadlock: %v", err)
+		}
+		s.deadlocks = append(s.deadlocks, d)
 	}
 	for _, name := range env.Config.Fallback.Planners {
 		if name == "none" {
@@ -101,7 +109,7 @@ func settingsFromFlags(ctx context.Context, env *Env, reg *pluginhost.Registry, 
 // gave up are results.
 func solveLevel(ctx context.Context, env *Env, l *sokoban.Level, s solveSettings, ws *engine.Workspace, onEvent func(solver.Event)) (*solver.Result, error) {
 	r, err := solver.Solve(ctx, solver.Request{
-		Level: l, Objective: s.objective, Heuristic: s.heuristic, Planners: s.planners, SearchShare: s.searchShare,
+		Level: l, Objective: s.objective, Heuristic: s.heuristic, Deadlocks: s.deadlocks, Planners: s.planners, SearchShare: s.searchShare,
 		Budget:    solver.Budget{Time: s.time, Memory: s.memory, Nodes: s.nodes},
 		Workspace: ws, Clock: env.Now, OnEvent: onEvent,
 	})
@@ -111,6 +119,9 @@ func solveLevel(ctx context.Context, env *Env, l *sokoban.Level, s solveSettings
 	}
 	return r, err
 }
+
+// deadlockUsage documents --deadlock for solve and bench.
+const deadlockUsage = "deadlock detector `names`, comma-separated: plugins that compile to tables, applied on top of the engine's own tests"
 
 // progressLine is the live progress line of a solve on a terminal.
 func progressLine(e solver.Event) string {
@@ -138,7 +149,7 @@ func isTerminal(w io.Writer) bool {
 func solveCommand() command {
 	return command{
 		name: "solve",
-		args: "FILE [--level N] [--objective any|pushes] [--heuristic NAME] [--json]",
+		args: "FILE [--level N] [--objective any|pushes] [--heuristic NAME] [--deadlock NAME,...] [--json]",
 		summary: "Solve a level and print the solution in LURD with its metrics. The budget comes from\n" +
 			"--time, --memory and --nodes (limits.* in the configuration). Exit codes: 0 solved,\n" +
 			"5 unsolvable, 6 gave up, 3 bad input, 130 interrupted.",
@@ -146,6 +157,7 @@ func solveCommand() command {
 			level := fs.Int("level", 1, "level `number` within FILE, from 1")
 			objective := fs.String("objective", "any", "`goal` of the search: any (a solution, fast) or pushes (fewest pushes, proved)")
 			heuristic := fs.String("heuristic", builtin.DefaultHeuristic, "lower bound `name`: simple, greedy (any only), matching, or a plugin's (see sokod plugins list)")
+			deadlocks := fs.StringSlice("deadlock", nil, deadlockUsage)
 			asJSON := fs.Bool("json", false, "print JSON: {file, level, title, status (solved|unsolvable|gave_up), reason, solution, moves, pushes, box_lines, box_changes, optimal, found_by, phase, nodes, stored, seconds, heuristic, objective, runs: [{phase, component, status, reason, nodes}]}")
 			return func(ctx context.Context, env *Env, args []string) error {
 				if err := argsBetween(args, 1, 1); err != nil {
@@ -153,7 +165,7 @@ func solveCommand() command {
 				}
 				reg, _, closeRegistry := openRegistry(env)
 				defer closeRegistry()
-				settings, err := settingsFromFlags(ctx, env, reg, *objective, *heuristic)
+				settings, err := settingsFromFlags(ctx, env, reg, *objective, *heuristic, *deadlocks)
 				if err != nil {
 					return err
 				}

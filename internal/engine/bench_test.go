@@ -9,10 +9,20 @@ import (
 // benchSearcher returns a searcher on the benchmark level, advanced by
 // warm expansions so that its buffers have reached their steady-state size.
 func benchSearcher(tb testing.TB, rule Rule, obj Objective, warm int) *searcher {
+	return benchSearcherWith(tb, rule, obj, warm, false)
+}
+
+// benchSearcherWith is benchSearcher, with deadlock tables when tables is
+// set.
+func benchSearcherWith(tb testing.TB, rule Rule, obj Objective, warm int, tables bool) *searcher {
 	tb.Helper()
 	l := loadCollection(tb, "testdata/bench.xsb")[0]
 	b := mustAnalyze(tb, l)
-	s := newSearcher(b, testHeuristic(b, rule), Options{Objective: obj}, NewWorkspace(512<<20))
+	opts := Options{Objective: obj}
+	if tables {
+		opts.Deadlocks = []*Deadlocks{wallPairs(b, false)}
+	}
+	s := newSearcher(b, testHeuristic(b, rule), opts, NewWorkspace(512<<20))
 	if _, _, _, end := s.begin(); end {
 		tb.Fatal("benchmark level decided at the root")
 	}
@@ -28,13 +38,13 @@ func benchSearcher(tb testing.TB, rule Rule, obj Objective, warm int) *searcher 
 // rebuild, reachability, move generation, deadlock tests, bound, table
 // insert, queue push) allocates nothing.
 func TestExpandAllocs(t *testing.T) {
-	for k, rule := range []Rule{RuleSumMin, RuleGreedy, RuleMatching, RuleMatching} {
+	for k, rule := range []Rule{RuleSumMin, RuleGreedy, RuleMatching, RuleMatching, RuleMatching} {
 		obj := ObjectivePushes
 		if rule == RuleGreedy {
 			obj = ObjectiveAny
 		}
-		s := benchSearcher(t, rule, obj, 20000)
-		s.lazy = k == 3 // child bounds deferred to the pop, as with many boxes
+		s := benchSearcherWith(t, rule, obj, 20000, k == 4) // the last with deadlock tables
+		s.lazy = k == 3                                     // child bounds deferred to the pop, as with many boxes
 		allocs := testing.AllocsPerRun(2000, func() {
 			if st, reason, _, end := s.step(); end {
 				t.Fatalf("search ended: %v %s", st, reason)

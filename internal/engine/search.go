@@ -128,6 +128,9 @@ type Options struct {
 	// NoCorralPruning turns PI-corral pruning off (see corral.go); it is on
 	// by default and keeps completeness and push-optimality.
 	NoCorralPruning bool
+	// Deadlocks are compiled deadlock detectors applied per push, on top
+	// of the engine's own dead squares, freeze and corral tests.
+	Deadlocks []*Deadlocks
 	// Workspace, when set, provides the table and open-list memory, and its
 	// size replaces Budget.Memory. Reusing one across searches (one at a
 	// time) saves allocating and clearing a large slab per level.
@@ -208,6 +211,7 @@ type Stats struct {
 	Deferred   int64
 	Frozen     int64 // children pruned by the freeze deadlock test
 	Matching   int64 // children pruned because the bound was infinite (bipartite deadlock)
+	Tables     int64 // children pruned by Options.Deadlocks sets and limits
 	Corrals    int64 // expansions restricted to the pushes of a PI-corral
 	CorralDead int64 // expansions with a PI-corral and no push: deadlocks
 	MaxDepth   int   // deepest state expanded, in pushes
@@ -276,6 +280,11 @@ func Solve(ctx context.Context, b *Board, opts Options) (*Result, error) {
 	case opts.Strategy == StrategyWeighted && opts.Weight < 1:
 		return nil, fmt.Errorf("engine: weighted search needs a weight of at least 1, not %d", opts.Weight)
 	}
+	for _, d := range opts.Deadlocks {
+		if err := d.check(b); err != nil {
+			return nil, err
+		}
+	}
 	if !opts.Budget.Deadline.IsZero() && opts.Clock == nil {
 		return nil, errors.New("engine: a deadline needs a clock")
 	}
@@ -313,6 +322,7 @@ func Solve(ctx context.Context, b *Board, opts Options) (*Result, error) {
 	res.Stats.Deferred = s.deferred
 	res.Stats.Frozen = s.frozenPruned
 	res.Stats.Matching = s.matchPruned
+	res.Stats.Tables = s.tablePruned
 	res.Stats.Corrals = s.corrals
 	res.Stats.CorralDead = s.corralDead
 	res.Stats.MaxDepth = s.maxDepth
@@ -337,7 +347,7 @@ func Solve(ctx context.Context, b *Board, opts Options) (*Result, error) {
 		return nil, fmt.Errorf("engine: internal error: the solution found replays to solved=%v with %d pushes, want %d", m.Solved, m.Pushes, len(pushes))
 	}
 	res.Solution, res.Metrics = sol, m
-	res.Optimal = opts.Objective == ObjectivePushes && s.proofHolds
+	res.Optimal = opts.Objective == ObjectivePushes && s.proofHolds && (s.cnt == nil || s.cnt.untrusty < 0)
 	return res, nil
 }
 
@@ -409,6 +419,10 @@ type searcher struct {
 	cscratch      []push   // its available inward pushes
 	cmoves        []push   // those of the best corral so far
 
+	// compiled deadlock detectors (Options.Deadlocks), nil without
+	cnt  *counters
+	dead []bool // the board's dead squares, and the detectors' when cnt is set
+
 	// freeze test
 	fmark  []uint32
 	fgen   uint32
@@ -426,7 +440,7 @@ type searcher struct {
 	// statistics and bookkeeping
 	nodes, generated, duplicates, reopened int64
 	deferred                               int64
-	frozenPruned, matchPruned              int64
+	frozenPruned, matchPruned, tablePruned int64
 	corrals, corralDead                    int64
 	maxDepth, initialLB                    int
 	proofHolds                             bool
@@ -449,6 +463,11 @@ func newSearcher(b *Board, h *Heuristic, opts Options, ws *Workspace) *searcher 
 	s.checkInterval = checkMax
 	if s.clock != nil {
 		s.checkInterval = 16
+	}
+	s.cnt = newCounters(b, opts.Deadlocks)
+	s.dead = b.Dead
+	if s.cnt != nil {
+		s.dead = s.cnt.dead
 	}
 	s.boxAt = make([]int16, n+1)
 	for i := range s.boxAt {
@@ -501,6 +520,9 @@ func (s *searcher) setRoot() {
 		s.boxHash ^= s.zbox[sq]
 		if s.goals[sq] >= 0 {
 			s.onGoal++
+		}
+		if s.cnt != nil {
+			s.cnt.place(sq, 1)
 		}
 	}
 	s.player = s.b.StartPlayer
@@ -779,6 +801,10 @@ func (s *searcher) doPush(i int, dir uint8) {
 	if s.goals[to] >= 0 {
 		s.onGoal++
 	}
+	if s.cnt != nil {
+		s.cnt.place(from, -1)
+		s.cnt.place(to, 1)
+	}
 	s.player = from
 }
 
@@ -795,6 +821,10 @@ func (s *searcher) undoPush(p push, player uint16) {
 	}
 	if s.goals[p.from] >= 0 {
 		s.onGoal++
+	}
+	if s.cnt != nil {
+		s.cnt.place(to, -1)
+		s.cnt.place(p.from, 1)
 	}
 	s.player = player
 }
@@ -939,6 +969,16 @@ func (s *searcher) begin() (st Status, reason string, goal uint32, end bool) {
 			return Unsolvable, "the start position has a frozen box off a goal", 0, true
 		}
 	}
+	if s.cnt != nil {
+		if k := s.cnt.violatedAtStart(); k >= 0 {
+			s.cnt.pruned(s.cnt.owner[k])
+			reason := "the start position is a deadlock for detector " + s.cnt.names[s.cnt.owner[k]]
+			if note := s.cnt.untrustedNote(); note != "" {
+				return GaveUp, reason + note, 0, true
+			}
+			return Unsolvable, reason, 0, true
+		}
+	}
 	h0 := s.ev.sync(s.boxes, s.player)
 	s.initialLB = h0
 	if h0 >= infCost {
@@ -965,6 +1005,9 @@ func (s *searcher) begin() (st Status, reason string, goal uint32, end bool) {
 func (s *searcher) step() (st Status, reason string, goal uint32, end bool) {
 	r, f, g, ok := s.next()
 	if !ok {
+		if note := s.cnt.untrustedNote(); note != "" {
+			return GaveUp, "every reachable position was searched" + note, 0, true
+		}
 		return Unsolvable, "every reachable position was searched", 0, true
 	}
 	rec := &s.tt.slots[r]
@@ -1051,7 +1094,13 @@ func (s *searcher) expand(r uint32, g int, hcur int) (Status, string, uint32) {
 		}
 		for d := uint8(0); d < 4; d++ {
 			to := s.nbr[int(b)*4+int(d)]
-			if s.boxAt[to] != -1 || s.b.Dead[to] {
+			if s.boxAt[to] != -1 {
+				continue
+			}
+			if s.dead[to] {
+				if s.cnt != nil && s.cnt.deadBy[to] >= 0 {
+					s.cnt.pruned(s.cnt.deadBy[to])
+				}
 				continue
 			}
 			side := s.nbr[int(b)*4+int(d^2)]
@@ -1081,6 +1130,14 @@ func (s *searcher) expand(r uint32, g int, hcur int) (Status, string, uint32) {
 		i := int(s.boxAt[p.from])
 		to := s.nbr[int(p.from)*4+int(p.dir)]
 		s.doPush(i, p.dir)
+		if s.cnt != nil {
+			if k := s.cnt.violated(p.from, to, p.dir); k >= 0 {
+				s.cnt.pruned(s.cnt.owner[k])
+				s.tablePruned++
+				s.undoPush(p, player)
+				continue
+			}
+		}
 		if s.freezeDeadlock(to) {
 			s.frozenPruned++
 			s.undoPush(p, player)

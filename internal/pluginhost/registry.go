@@ -249,3 +249,56 @@ func (h *Heuristic) Prepare(ctx context.Context, b *engine.Board) (*engine.Heuri
 	}
 	return enginetables.Heuristic(h.Name, b, prep)
 }
+
+// Deadlocks is a deadlock detector resolved by name, ready to compile per
+// level. The engine's own detectors (dead squares, freeze, corrals,
+// bipartite matching) always run; these add to them.
+type Deadlocks struct {
+	// Name is the resolved name, as Component.Name.
+	Name string
+	// Source is the plugin binary's path.
+	Source string
+
+	plugin *Plugin
+}
+
+// Deadlocks resolves name to a plugin's deadlock detector, starting the
+// plugin if it has not been started. Only detectors that compile to tables
+// can be used: the search runs them natively.
+func (r *Registry) Deadlocks(ctx context.Context, name string) (*Deadlocks, error) {
+	bare := strings.TrimPrefix(name, PluginPrefix)
+	var p *Plugin
+	if r.host != nil {
+		p = r.host.Lookup(bare)
+	}
+	if p == nil {
+		return nil, fmt.Errorf("unknown deadlock detector %q (available: %s)", name, strings.Join(r.names(sdk.KindDeadlock), ", "))
+	}
+	if err := p.Start(ctx); err != nil {
+		return nil, fmt.Errorf("deadlock detector %q: %w", name, err)
+	}
+	st := p.Status()
+	if !st.Info.Serves(sdk.KindDeadlock) {
+		return nil, fmt.Errorf("%q is a plugin without a deadlock detector (it serves %v)", name, st.Info.Kinds)
+	}
+	if !st.Info.Has(sdk.CapDeadlockTables) {
+		return nil, fmt.Errorf("deadlock detector %q answers only in batches (Check), which the search cannot use yet", name)
+	}
+	return &Deadlocks{Name: r.externalName(bare, sdk.KindDeadlock), Source: p.Path(), plugin: p}, nil
+}
+
+// Prepare compiles the detector for one analysed board: one supervised
+// call.
+func (d *Deadlocks) Prepare(ctx context.Context, b *engine.Board) (*engine.Deadlocks, error) {
+	prep, err := d.plugin.Deadlocks().Prepare(ctx, enginetables.LevelOf(b))
+	if err != nil {
+		return nil, err
+	}
+	if prep.Checker != nil {
+		_ = prep.Checker.Release(ctx)
+	}
+	if prep.Tables == nil {
+		return nil, fmt.Errorf("deadlock detector %s answered without tables, which the search needs", d.Name)
+	}
+	return enginetables.Deadlocks(d.Name, prep.Tables), nil
+}

@@ -35,6 +35,12 @@ type Heuristic interface {
 	Prepare(ctx context.Context, b *engine.Board) (*engine.Heuristic, error)
 }
 
+// Deadlocks compiles a deadlock detector for one analysed board; a
+// pluginhost.Deadlocks is one.
+type Deadlocks interface {
+	Prepare(ctx context.Context, b *engine.Board) (*engine.Deadlocks, error)
+}
+
 // Planner is a planner resolved by name.
 type Planner struct {
 	// Name is the registry name, as results report it.
@@ -59,6 +65,8 @@ type Request struct {
 	Level     *sokoban.Level
 	Objective engine.Objective
 	Heuristic Heuristic
+	// Deadlocks add to the engine's own deadlock tests.
+	Deadlocks []Deadlocks
 	// Planners run in order after the exhaustive search gives up; none
 	// means no fall-back.
 	Planners []Planner
@@ -170,10 +178,18 @@ func Solve(ctx context.Context, req Request) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("heuristic: %w", err)
 	}
+	var ds []*engine.Deadlocks
+	for _, d := range req.Deadlocks {
+		c, err := d.Prepare(ctx, b)
+		if err != nil {
+			return nil, fmt.Errorf("deadlock detector: %w", err)
+		}
+		ds = append(ds, c)
+	}
 	res := &Result{Heuristic: h.Name, Objective: req.Objective}
 	defer func() { res.Elapsed = clock().Sub(start) }()
 
-	sr, err := search(ctx, b, h, req, clock, start, deadline)
+	sr, err := search(ctx, b, h, ds, req, clock, start, deadline)
 	if err != nil {
 		return nil, err
 	}
@@ -221,7 +237,7 @@ func Solve(ctx context.Context, req Request) (*Result, error) {
 }
 
 // search runs the exhaustive search under its share of the budget.
-func search(ctx context.Context, b *engine.Board, h *engine.Heuristic, req Request, clock func() time.Time, start, deadline time.Time) (*engine.Result, error) {
+func search(ctx context.Context, b *engine.Board, h *engine.Heuristic, ds []*engine.Deadlocks, req Request, clock func() time.Time, start, deadline time.Time) (*engine.Result, error) {
 	memory := req.Budget.Memory
 	if memory <= 0 {
 		memory = engine.DefaultMemory
@@ -231,6 +247,7 @@ func search(ctx context.Context, b *engine.Board, h *engine.Heuristic, req Reque
 	opts := engine.Options{
 		Objective: req.Objective,
 		Heuristic: h,
+		Deadlocks: ds,
 		Budget:    engine.Budget{Nodes: req.Budget.Nodes, Memory: max(memory, minSearchMemory)},
 		Clock:     clock,
 		Workspace: req.Workspace,

@@ -166,3 +166,27 @@ func fill(s []uint16, v uint16) {
 		s[i] = v
 	}
 }
+
+// Deadlocks converts a detector's tables (validated by the SDK) to the
+// engine's form. External knowledge is untrusted: the engine prunes by it
+// but claims no proof that rests on it.
+func Deadlocks(name string, t *sdk.DeadlockTables) *engine.Deadlocks {
+	d := &engine.Deadlocks{Name: name, Dead: squares16(t.DeadSquares)}
+	for _, s := range t.Sets {
+		// sdk directions count from 1, AnyDirection being 0; the engine's
+		// are sokoban's, from 0, with -1 for any.
+		d.Sets = append(d.Sets, engine.DeadlockSet{Squares: squares16(s.Squares), Capacity: s.Capacity, LastPush: int8(s.LastPush) - 1})
+	}
+	for _, l := range t.Limits {
+		d.Limits = append(d.Limits, engine.RegionLimit{Squares: squares16(l.Squares), AtMost: l.Bound == sdk.AtMost, Boxes: l.Boxes})
+	}
+	return d
+}
+
+func squares16(sq []int) []uint16 {
+	out := make([]uint16, len(sq))
+	for i, s := range sq {
+		out[i] = uint16(s)
+	}
+	return out
+}

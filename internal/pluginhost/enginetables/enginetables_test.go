@@ -1,4 +1,4 @@
-package enginetables
+package enginetables_test
 
 import (
 	"os"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/sokod/sokod/internal/builtin"
 	"github.com/sokod/sokod/internal/engine"
+	"github.com/sokod/sokod/internal/pluginhost/enginetables"
 	"github.com/sokod/sokod/sdk"
 	"github.com/sokod/sokod/sokoban"
 )
@@ -45,11 +46,11 @@ func TestSidesMatchRegions(t *testing.T) {
 		if h.RegionCosts == nil {
 			t.Fatalf("board %d: no region costs", i)
 		}
-		tables, err := Tables(b, h)
+		tables, err := enginetables.Tables(b, h)
 		if err != nil {
 			t.Fatal(err)
 		}
-		l := LevelOf(b)
+		l := enginetables.LevelOf(b)
 		g := len(b.Goals)
 		for sq := range b.Squares {
 			for p := range b.Squares {
@@ -79,14 +80,14 @@ func TestRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			tables, err := Tables(b, h)
+			tables, err := enginetables.Tables(b, h)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if err := tables.Validate(b.Squares, len(b.Goals)); err != nil {
 				t.Fatal(err)
 			}
-			back, err := Heuristic(h.Name, b, &sdk.PreparedHeuristic{Admissible: h.Admissible, Tables: tables})
+			back, err := enginetables.Heuristic(h.Name, b, &sdk.PreparedHeuristic{Admissible: h.Admissible, Tables: tables})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -112,26 +113,51 @@ func TestRoundTrip(t *testing.T) {
 
 func TestPenaltiesRefused(t *testing.T) {
 	b := fixtureBoards(t)[0]
-	tables, err := Tables(b, builtin.Simple(b))
+	tables, err := enginetables.Tables(b, builtin.Simple(b))
 	if err != nil {
 		t.Fatal(err)
 	}
 	tables.Penalties = []sdk.Penalty{{Squares: []int{0}, Cost: 1}}
-	if _, err := Heuristic("x", b, &sdk.PreparedHeuristic{Tables: tables}); err == nil {
+	if _, err := enginetables.Heuristic("x", b, &sdk.PreparedHeuristic{Tables: tables}); err == nil {
 		t.Error("penalty patterns accepted, though the search would ignore them")
 	}
 }
 
 func TestBoardChecksNumbering(t *testing.T) {
 	b := fixtureBoards(t)[0]
-	l := LevelOf(b)
-	if _, err := Board(l); err != nil {
+	l := enginetables.LevelOf(b)
+	if _, err := enginetables.Board(l); err != nil {
 		t.Fatalf("own numbering refused: %v", err)
 	}
 	// Cell 0, the top-left corner, is never interior: listed as a square,
 	// it is one the player cannot reach, which the engine does not number.
 	l.Squares = append([]int{0}, l.Squares...)
-	if _, err := Board(l); err == nil {
+	if _, err := enginetables.Board(l); err == nil {
 		t.Error("a level with a square outside the player's reach was accepted")
+	}
+}
+
+func TestDeadlocks(t *testing.T) {
+	got := enginetables.Deadlocks("d", &sdk.DeadlockTables{
+		DeadSquares: []int{3},
+		Sets: []sdk.DeadlockSet{
+			{Squares: []int{1, 2}, Capacity: 1},
+			{Squares: []int{4}, Capacity: 0, LastPush: sdk.Right},
+			{Squares: []int{5}, Capacity: 0, LastPush: sdk.Left},
+		},
+		Limits: []sdk.RegionLimit{{Squares: []int{6, 7}, Bound: sdk.AtMost, Boxes: 1}, {Squares: []int{8}, Bound: sdk.AtLeast, Boxes: 1}},
+	})
+	want := &engine.Deadlocks{
+		Name: "d",
+		Dead: []uint16{3},
+		Sets: []engine.DeadlockSet{
+			{Squares: []uint16{1, 2}, Capacity: 1, LastPush: -1},
+			{Squares: []uint16{4}, LastPush: int8(sokoban.Right)},
+			{Squares: []uint16{5}, LastPush: int8(sokoban.Left)},
+		},
+		Limits: []engine.RegionLimit{{Squares: []uint16{6, 7}, AtMost: true, Boxes: 1}, {Squares: []uint16{8}, Boxes: 1}},
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("(-want +got):\n%s", d)
 	}
 }

@@ -5,8 +5,9 @@
 //
 //	go build -o DIR/sokod-plugin-deadsquares ./plugins/deadlocks/deadsquares
 //
-// The daemon lists it (sokod plugins list); the search applies the same
-// analysis itself and does not take external deadlock tables yet.
+// `sokod solve --deadlock deadsquares` applies its tables in the search. The
+// engine computes the same dead squares itself, so the plugin adds no
+// pruning; it shows the protocol and measures its cost.
 package main
 
 import "github.com/sokod/sokod/plugins/internal/builtinplugin"

@@ -27,6 +27,7 @@
 //	server.max_jobs       0       solves running at once; 0 means the number of CPUs
 //	server.queue          16      solves waiting for a slot before new ones are refused
 //	server.memory_cap     0       total memory of running solves; 0 means no cap beyond limits.memory per job
+//	server.shutdown_timeout 10s   time the daemon gives its calls to end on SIGINT/SIGTERM before it cuts them
 //	log.level             info    trace, debug, info, warn, error or off
 //	log.format            text    text or json
 //
@@ -132,6 +133,11 @@ type Server struct {
 	// whose budget does not fit waits in the queue. 0 means no cap beyond
 	// Limits.Memory per solve. When set it must be at least Limits.Memory.
 	MemoryCap ByteSize `mapstructure:"memory_cap"`
+	// ShutdownTimeout bounds a graceful stop: on SIGINT or SIGTERM the
+	// daemon cancels its jobs, lets their clients receive the CANCELLED
+	// results and finishes the calls in flight, and after this long closes
+	// whatever connections remain.
+	ShutdownTimeout time.Duration `mapstructure:"shutdown_timeout"`
 }
 
 // Log configures the daemon's logger (see internal/logging).
@@ -149,7 +155,7 @@ func Default() *Config {
 		Plugins:  Plugins{StartTimeout: 10 * time.Second},
 		Limits:   Limits{Time: 60 * time.Second, Memory: GiB},
 		Fallback: Fallback{SearchShare: 50},
-		Server:   Server{Queue: 16},
+		Server:   Server{Queue: 16, ShutdownTimeout: 10 * time.Second},
 		Log:      Log{Level: "info", Format: "text"},
 	}
 }

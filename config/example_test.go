@@ -47,6 +47,7 @@ func ExampleLoad() {
 	//   "plugins.start_timeout": "10s",
 	//   "server.max_jobs": 0,
 	//   "server.memory_cap": "0",
-	//   "server.queue": 16
+	//   "server.queue": 16,
+	//   "server.shutdown_timeout": "10s"
 	// }
 }

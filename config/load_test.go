@@ -51,7 +51,7 @@ func TestDefault(t *testing.T) {
 		Plugins:  Plugins{Dirs: nil, StartTimeout: 10 * time.Second},
 		Limits:   Limits{Time: time.Minute, Memory: GiB, Nodes: 0},
 		Fallback: Fallback{SearchShare: 50},
-		Server:   Server{MaxJobs: 0, Queue: 16, MemoryCap: 0},
+		Server:   Server{MaxJobs: 0, Queue: 16, MemoryCap: 0, ShutdownTimeout: 10 * time.Second},
 		Log:      Log{Level: "info", Format: "text"},
 	}
 	if diff := cmp.Diff(want, Default()); diff != "" {
@@ -85,6 +85,7 @@ server:
   max_jobs: 4
   queue: 8
   memory_cap: 8GiB
+  shutdown_timeout: 30s
 log:
   level: debug
   format: json
@@ -97,7 +98,7 @@ func fromYAML() *Config {
 		Plugins:  Plugins{Dirs: []string{"/usr/lib/sokod", "/opt/sokod/plugins"}, StartTimeout: 5 * time.Second},
 		Limits:   Limits{Time: 2 * time.Minute, Memory: 2 * GiB, Nodes: 1000000},
 		Fallback: Fallback{SearchShare: 50},
-		Server:   Server{MaxJobs: 4, Queue: 8, MemoryCap: 8 * GiB},
+		Server:   Server{MaxJobs: 4, Queue: 8, MemoryCap: 8 * GiB, ShutdownTimeout: 30 * time.Second},
 		Log:      Log{Level: "debug", Format: "json"},
 	}
 }
@@ -253,6 +254,7 @@ dirs = ["/a", "/b"]
 				"SOKOD_FALLBACK_PLANNERS":       "packing,fess",
 				"SOKOD_FALLBACK_SEARCH_SHARE":   "30",
 				"SOKOD_SERVER_MEMORY_CAP":       "6GB",
+				"SOKOD_SERVER_SHUTDOWN_TIMEOUT": "3s",
 				"SOKOD_LOG_LEVEL":               "debug",
 				"SOKOD_LOG_FORMAT":              "json",
 				"SOKOD_UNKNOWN_KEYS_ARE_UNSEEN": "x",
@@ -262,7 +264,7 @@ dirs = ["/a", "/b"]
 				Plugins:  Plugins{Dirs: []string{"/p/one", "/p/two", "/p/three"}, StartTimeout: 90 * time.Second},
 				Limits:   Limits{Time: 10 * time.Second, Memory: 1536 * MiB, Nodes: 123456789},
 				Fallback: Fallback{Planners: []string{"packing", "fess"}, SearchShare: 30},
-				Server:   Server{MaxJobs: 3, Queue: 0, MemoryCap: 6e9},
+				Server:   Server{MaxJobs: 3, Queue: 0, MemoryCap: 6e9, ShutdownTimeout: 3 * time.Second},
 				Log:      Log{Level: "debug", Format: "json"},
 			},
 		},
@@ -465,22 +467,23 @@ func TestLoadValueErrors(t *testing.T) {
 
 func TestMap(t *testing.T) {
 	want := map[string]any{
-		"listen.unix":           "",
-		"listen.tcp":            "",
-		"listen.socket_group":   "",
-		"plugins.dirs":          []string{},
-		"plugins.start_timeout": "10s",
-		"plugins.sha256":        []string{},
-		"fallback.planners":     []string{},
-		"fallback.search_share": 50,
-		"limits.time":           "1m0s",
-		"limits.memory":         "1GiB",
-		"limits.nodes":          uint64(0),
-		"server.max_jobs":       0,
-		"server.queue":          16,
-		"server.memory_cap":     "0",
-		"log.level":             "info",
-		"log.format":            "text",
+		"listen.unix":             "",
+		"listen.tcp":              "",
+		"listen.socket_group":     "",
+		"plugins.dirs":            []string{},
+		"plugins.start_timeout":   "10s",
+		"plugins.sha256":          []string{},
+		"fallback.planners":       []string{},
+		"fallback.search_share":   50,
+		"limits.time":             "1m0s",
+		"limits.memory":           "1GiB",
+		"limits.nodes":            uint64(0),
+		"server.max_jobs":         0,
+		"server.queue":            16,
+		"server.memory_cap":       "0",
+		"server.shutdown_timeout": "10s",
+		"log.level":               "info",
+		"log.format":              "text",
 	}
 	if diff := cmp.Diff(want, Default().Map()); diff != "" {
 		t.Errorf("Default().Map() mismatch (-want +got):\n%s", diff)

@@ -115,6 +115,9 @@ func (c *Config) check(src map[string]string) []error {
 		bad("server.memory_cap", c.Server.MemoryCap,
 			"must be 0 or at least limits.memory ("+c.Limits.Memory.String()+"), or no solve could start")
 	}
+	if c.Server.ShutdownTimeout <= 0 {
+		bad("server.shutdown_timeout", c.Server.ShutdownTimeout, "must be greater than 0")
+	}
 	switch c.Log.Level {
 	case "trace", "debug", "info", "warn", "error", "off":
 	default:

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/sokod/sokod/internal/builtin/fess"
+	"github.com/sokod/sokod/internal/builtin/packing"
 	"github.com/sokod/sokod/sdk"
 )
 
@@ -20,7 +22,18 @@ type PlannerSpec struct {
 // Planners returns the built-in planners, sorted by name. The slice is new
 // on every call.
 func Planners() []PlannerSpec {
-	return []PlannerSpec{}
+	return []PlannerSpec{
+		{
+			Name:    "fess",
+			Summary: "feature-space search after FESS: cycles over cells of (packed in order, regions, blocked doors, out-of-plan boxes), advisors propose box macro moves",
+			New:     fess.New,
+		},
+		{
+			Name:    "packing",
+			Summary: "packing order from a reverse search from the goals, then a forward best-first search over box macro moves guided by it",
+			New:     packing.New,
+		},
+	}
 }
 
 // PlannerNames returns the names of the built-in planners, sorted.

@@ -1,0 +1,311 @@
+// Package fess is the built-in "fess" planner: a compact feature-space
+// search after FESS (Shoham and Schaeffer, "The FESS Algorithm: A Feature
+// Based Approach to Single-Agent Search", IEEE CoG 2020).
+//
+// Every position is projected onto a cell of a small feature space:
+//
+//   - packing: how many steps of the packing order (package packing) are
+//     done, in order;
+//   - connectivity: the number of regions the boxes cut the free squares
+//     into;
+//   - room connectivity: the number of boxes off goals standing in doors
+//     (tunnel squares between rooms), each closing a passage;
+//   - out of plan: the boxes standing on goals ahead of the order.
+//
+// Moves are macro moves that take one box any distance. Advisors look at
+// the moves of a position and each proposes the one that improves its
+// feature most (packing, connectivity, room connectivity, out of plan);
+// those cost 0, every other move costs 1, and a position's weight is the
+// sum along its path. The search cycles over the feature-space cells it
+// has discovered, and in each cell expands the position of least weight,
+// so no single feature's plateau can absorb the search. A transposition
+// table keeps every position once.
+//
+// Two simplifications from the paper: a position's weight-0 (advised)
+// children are added when it is first expanded, and its weight-1 children
+// all at once when it is picked a second time, instead of one move per
+// pick; and the advisors are the four feature advisors only (no hotspot or
+// opener advisors).
+package fess
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/sokod/sokod/internal/builtin/packing"
+	"github.com/sokod/sokod/internal/builtin/packing/macro"
+	"github.com/sokod/sokod/internal/engine"
+	"github.com/sokod/sokod/sdk"
+)
+
+// Planner is the fess planner. The zero value is ready; each Plan is
+// independent.
+type Planner struct{}
+
+// New returns the fess planner.
+func New() sdk.Planner { return Planner{} }
+
+// Plan solves req.Level within req.Budget, verifying any solution with
+// host before returning it.
+func (Planner) Plan(ctx context.Context, req *sdk.PlanRequest, host sdk.Host, progress func(sdk.PlanProgress)) (*sdk.PlanResult, error) {
+	b, err := macro.Board(req)
+	if err != nil {
+		return nil, fmt.Errorf("fess: %w", err)
+	}
+	if b.Impossible != "" {
+		return &sdk.PlanResult{Status: sdk.PlanUnsolvable, Reason: b.Impossible}, nil
+	}
+	run := macro.NewRun(ctx, req, progress)
+	plan := packing.Order(ctx, b)
+	s := newSearch(b, plan, macro.StoreLimit(req, len(b.StartBoxes)))
+	id, reason := s.run(run)
+	if id < 0 {
+		return macro.GaveUp(run, fmt.Sprintf("%s (%d feature cells)", reason, len(s.cells))), nil
+	}
+	res, err := macro.Finish(ctx, s.gen, s.store, id, host)
+	if err != nil {
+		return nil, fmt.Errorf("fess: %w", err)
+	}
+	return res, nil
+}
+
+// features is a position's projection onto the feature space.
+type features struct {
+	packed, regions, doors, outOfPlan int
+}
+
+// key packs the features into a cell key.
+func (f features) key() uint64 {
+	return uint64(min(f.packed, 0xFFFF)) | uint64(min(f.regions, 0xFFFF))<<16 |
+		uint64(min(f.doors, 0xFFFF))<<32 | uint64(min(f.outOfPlan, 0xFFFF))<<48
+}
+
+// Per node phases: advised children not added yet, the rest not added
+// yet, expanded.
+const (
+	phaseAdvised uint8 = iota
+	phaseRest
+	phaseDone
+)
+
+// cell is one feature-space cell: the positions projected onto it that
+// still have children to add, least weight first.
+type cell struct {
+	open macro.Heap
+}
+
+// search is one feature-space search.
+type search struct {
+	b     *engine.Board
+	plan  *packing.Plan
+	gen   *macro.Gen
+	store *macro.Store
+	pos   *macro.Pos
+	door  []bool // tunnel squares between rooms
+	// goalRank[sq] is the step of the plan whose square sq is, or -1.
+	goalRank []int32
+
+	// Per node.
+	weight []uint32
+	phase  []uint8
+	feat   []features
+
+	cells  []cell
+	cellOf map[uint64]int32
+	seq    uint32
+
+	// Scratch per expansion: the children's features.
+	childFeat []features
+}
+
+func newSearch(b *engine.Board, plan *packing.Plan, limit int) *search {
+	s := &search{b: b, plan: plan, gen: macro.NewGen(b), store: macro.NewStore(len(b.StartBoxes), limit), pos: macro.NewPos(b),
+		door: doors(b), goalRank: make([]int32, b.Squares+1), cellOf: map[uint64]int32{}}
+	for i := range s.goalRank {
+		s.goalRank[i] = -1
+	}
+	for k, st := range plan.Steps {
+		if b.GoalIndex[st.To] >= 0 {
+			s.goalRank[st.To] = int32(k)
+		}
+	}
+	return s
+}
+
+// doors marks the tunnel squares: floor with walls on both sides across
+// and floor on both sides along. A box there closes the passage.
+func doors(b *engine.Board) []bool {
+	w := b.Wall()
+	d := make([]bool, b.Squares+1)
+	for s := range b.Squares {
+		n := b.Nbr[s*4 : s*4+4]
+		horiz := n[0] != w && n[2] != w && n[1] == w && n[3] == w
+		vert := n[1] != w && n[3] != w && n[0] == w && n[2] == w
+		d[s] = horiz || vert
+	}
+	return d
+}
+
+// measure computes the features of s.pos; regions uses the generator's
+// flood marks.
+func (s *search) measure() features {
+	b := s.b
+	f := features{packed: s.plan.Advance(0, s.pos.BoxAt), regions: s.gen.Regions(s.pos)}
+	for _, x := range s.pos.Boxes {
+		onGoal := b.GoalIndex[x] >= 0
+		if s.door[x] && !onGoal {
+			f.doors++
+		}
+		if onGoal && int(s.goalRank[x]) >= f.packed {
+			f.outOfPlan++
+		}
+	}
+	return f
+}
+
+// push queues node id in its cell with priority weight w.
+func (s *search) push(id int32, w uint32) {
+	key := s.feat[id].key()
+	c, ok := s.cellOf[key]
+	if !ok {
+		c = int32(len(s.cells))
+		s.cells = append(s.cells, cell{})
+		s.cellOf[key] = c
+	}
+	s.seq++
+	s.cells[c].open.Push(macro.Item{Pri: uint64(w)<<32 | uint64(^s.seq), ID: id})
+}
+
+// add stores the position s.pos reached from parent by m with weight w,
+// and queues it. It returns the node, -1 when the position is known, or
+// -2 when the store is full.
+func (s *search) add(parent int32, m *macro.Move, f features, w uint32) int32 {
+	id := s.store.Add(parent, m, m.Hash, s.pos.Boxes, m.Norm)
+	if id < 0 {
+		if s.store.Full() {
+			return -2
+		}
+		return -1
+	}
+	s.weight = append(s.weight, w)
+	s.phase = append(s.phase, phaseAdvised)
+	s.feat = append(s.feat, f)
+	s.push(id, w)
+	return id
+}
+
+// run cycles over the cells until a solution (its node) or a reason to
+// stop.
+func (s *search) run(run *macro.Run) (int32, string) {
+	b := s.b
+	s.pos.Set(b.StartBoxes, b.StartPlayer)
+	norm := s.gen.Flood(s.pos, b.StartPlayer)
+	s.pos.Player = norm
+	root := s.store.Add(-1, nil, macro.Hash(b, s.pos.Boxes, norm), s.pos.Boxes, norm)
+	s.weight = append(s.weight, 0)
+	s.phase = append(s.phase, phaseAdvised)
+	s.feat = append(s.feat, s.measure())
+	run.Best = macro.OnGoals(b, s.pos.Boxes)
+	if run.Best == len(b.Goals) {
+		return root, ""
+	}
+	s.push(root, 0)
+	for {
+		// One round: each cell in turn expands its lightest position.
+		empty := true
+		for c := 0; c < len(s.cells); c++ {
+			if s.cells[c].open.Len() == 0 {
+				continue
+			}
+			empty = false
+			if stop, reason := run.Tick(); stop {
+				return -1, reason
+			}
+			id := s.cells[c].open.Pop().ID
+			if sol, stop := s.expand(run, id); sol >= 0 || stop != "" {
+				return sol, stop
+			}
+		}
+		if empty {
+			return -1, "search space exhausted"
+		}
+		run.Message = fmt.Sprintf("%d feature cells, %d positions", len(s.cells), s.store.Len())
+	}
+}
+
+// expand adds node id's children for its current phase. It returns a
+// solved node, or a reason to stop, or (-1, "").
+func (s *search) expand(run *macro.Run, id int32) (int32, string) {
+	b := s.b
+	s.store.Load(id, s.pos)
+	if !s.gen.Matchable(s.pos) {
+		s.phase[id] = phaseDone
+		return -1, ""
+	}
+	phase := s.phase[id]
+	w := s.weight[id]
+	parent := s.feat[id]
+	player := s.pos.Player
+	ong := macro.OnGoals(b, s.pos.Boxes)
+	moves := s.gen.Generate(s.pos, nil)
+	s.childFeat = s.childFeat[:0]
+	for i := range moves {
+		m := &moves[i]
+		s.pos.Apply(m)
+		s.childFeat = append(s.childFeat, s.measure())
+		s.pos.Undo(m, player)
+	}
+	var advised [4]int
+	if phase == phaseAdvised {
+		// Each advisor proposes the move that improves its feature most.
+		advised = [4]int{-1, -1, -1, -1}
+		var best [4]int
+		for i, f := range s.childFeat {
+			gains := [4]int{f.packed - parent.packed, parent.regions - f.regions, parent.doors - f.doors, parent.outOfPlan - f.outOfPlan}
+			for a, g := range gains {
+				if g > 0 && g > best[a] {
+					best[a], advised[a] = g, i
+				}
+			}
+		}
+	}
+	for i := range moves {
+		m := &moves[i]
+		if phase == phaseAdvised && i != advised[0] && i != advised[1] && i != advised[2] && i != advised[3] {
+			continue
+		}
+		if s.store.Find(m.Hash) >= 0 {
+			continue
+		}
+		cw := w
+		if phase == phaseRest {
+			cw++
+		}
+		s.pos.Apply(m)
+		child := s.add(id, m, s.childFeat[i], cw)
+		cg := ong
+		if b.GoalIndex[m.From] >= 0 {
+			cg--
+		}
+		if b.GoalIndex[m.To] >= 0 {
+			cg++
+		}
+		s.pos.Undo(m, player)
+		if child == -2 {
+			return -1, "memory budget spent"
+		}
+		if child >= 0 {
+			run.Best = max(run.Best, cg)
+			if cg == len(b.Goals) {
+				return child, ""
+			}
+		}
+	}
+	if phase == phaseAdvised {
+		s.phase[id] = phaseRest
+		s.push(id, w+1)
+	} else {
+		s.phase[id] = phaseDone
+	}
+	return -1, ""
+}

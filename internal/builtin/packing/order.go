@@ -1,0 +1,373 @@
+package packing
+
+import (
+	"context"
+	"slices"
+
+	"github.com/sokod/sokod/internal/engine"
+)
+
+// Step is one step of a packing plan, read forwards: a box arrives on
+// square To. From is the square it comes from when it was parked there by
+// an earlier step; -1 means any box not yet placed by the plan.
+type Step struct {
+	From int32
+	To   uint16
+}
+
+// Plan is a packing order: the steps in the order the forward search
+// should complete them, and what each prefix of completed steps fixes.
+type Plan struct {
+	// Steps are the steps in order. The first Unordered steps fill goals
+	// the reverse search could not empty; their order is arbitrary.
+	Steps     []Step
+	Unordered int
+	// Parkings counts the steps that park a box on a square that is not
+	// its goal.
+	Parkings int
+	// Locked[k] marks the squares whose boxes stay put once the first k
+	// steps are done: the squares the steps have filled and no step up to
+	// k empties again.
+	Locked [][]bool
+	// Dist[k][sq] is the push distance of a lone box from sq to step k's
+	// square, ignoring where the player can walk, or engine.Inf.
+	Dist [][]uint16
+}
+
+// Advance returns how many steps are done in the position whose boxes
+// stand where boxAt says (boxAt[sq] != -1 for a box), given that the first
+// k are.
+func (p *Plan) Advance(k int, boxAt []int16) int {
+	for k < len(p.Steps) {
+		s := p.Steps[k]
+		if boxAt[s.To] == -1 || (s.From >= 0 && boxAt[s.From] != -1) {
+			break
+		}
+		k++
+	}
+	return k
+}
+
+// outDepth is how far (in player steps) a square must lie from every goal
+// to count as outside the goal area, where the reverse search may take a
+// box off the board.
+const outDepth = 3
+
+// maxParkTries bounds the parking squares tried per box when the reverse
+// search is stuck.
+const maxParkTries = 12
+
+// Order computes a packing order by a reverse search from the solved
+// position: it pulls boxes off the goals one at a time, each to a square
+// outside the goal area, where the box leaves the board. The box that
+// leaves first is packed last. Among the boxes that can leave it takes the
+// one with the shortest way out, the one nearest the entrance. When no box
+// can leave, it parks one inside the area on a square from which another
+// box can then leave; a parked box may be parked again. Boxes that cannot
+// leave even so are packed first, in any order. The reverse search looks
+// at boxes only, not the player's exact square, and is run once per plan;
+// it allocates freely.
+func Order(ctx context.Context, b *engine.Board) *Plan {
+	r := newReverse(b)
+	occ := r.occ
+	// A reverse step takes a box from square from to square to, or off
+	// the board when to is -1.
+	type revStep struct {
+		from uint16
+		to   int32
+	}
+	var steps []revStep
+	remaining := slices.Clone(b.Goals)
+	for _, g := range remaining {
+		occ[g] = true
+	}
+	parkings := 0
+	for len(remaining) > 0 && ctx.Err() == nil {
+		r.playerRegion()
+		best, bestDist := -1, int(engine.Inf)
+		for i, q := range remaining {
+			if d := r.outDistance(q); d < bestDist {
+				best, bestDist = i, d
+			}
+		}
+		if best >= 0 {
+			q := remaining[best]
+			occ[q] = false
+			steps = append(steps, revStep{from: q, to: -1})
+			remaining = slices.Delete(remaining, best, best+1)
+			continue
+		}
+		if parkings >= len(b.Goals) {
+			break
+		}
+		parked := false
+		for i := 0; i < len(remaining) && !parked; i++ {
+			q := remaining[i]
+			for _, p := range r.parkingSquares(q) {
+				occ[q], occ[p] = false, true
+				r.playerRegion()
+				ok := false
+				for j, x := range remaining {
+					if j != i && r.outDistance(x) < int(engine.Inf) {
+						ok = true
+						break
+					}
+				}
+				if ok {
+					steps = append(steps, revStep{from: q, to: int32(p)})
+					remaining[i] = p
+					parked = true
+					parkings++
+					break
+				}
+				occ[q], occ[p] = true, false
+			}
+		}
+		if !parked {
+			break
+		}
+	}
+	plan := &Plan{Parkings: parkings}
+	// Forwards: first the boxes that never left, then the reverse steps
+	// backwards, each reversed.
+	for _, q := range remaining {
+		plan.Steps = append(plan.Steps, Step{From: -1, To: q})
+	}
+	plan.Unordered = len(remaining)
+	for i := len(steps) - 1; i >= 0; i-- {
+		s := steps[i]
+		plan.Steps = append(plan.Steps, Step{From: s.to, To: s.from})
+	}
+	plan.lock(b)
+	plan.Dist = make([][]uint16, len(plan.Steps))
+	byTarget := map[uint16][]uint16{}
+	for k, s := range plan.Steps {
+		d, ok := byTarget[s.To]
+		if !ok {
+			d = r.pushDistances(s.To)
+			byTarget[s.To] = d
+		}
+		plan.Dist[k] = d
+	}
+	return plan
+}
+
+// lock fills Locked.
+func (p *Plan) lock(b *engine.Board) {
+	cur := make([]bool, b.Squares+1)
+	p.Locked = make([][]bool, len(p.Steps)+1)
+	for k := 0; k <= len(p.Steps); k++ {
+		l := slices.Clone(cur)
+		if k < len(p.Steps) && p.Steps[k].From >= 0 {
+			l[p.Steps[k].From] = false
+		}
+		p.Locked[k] = l
+		if k < len(p.Steps) {
+			if f := p.Steps[k].From; f >= 0 {
+				cur[f] = false
+			}
+			cur[p.Steps[k].To] = true
+		}
+	}
+}
+
+// reverse is the scratch space of the reverse search.
+type reverse struct {
+	b      *engine.Board
+	wall   uint16
+	occ    []bool // a box on the square; the wall sentinel is occupied
+	out    []bool // outside the goal area
+	region []bool // the player's region
+	mark   []uint32
+	mgen   uint32
+	stack  []uint16
+	seen   []bool
+	dist   []int32
+	queue  []uint32
+}
+
+func newReverse(b *engine.Board) *reverse {
+	n := b.Squares + 1
+	r := &reverse{b: b, wall: uint16(b.Squares), occ: make([]bool, n), out: make([]bool, n), region: make([]bool, n),
+		mark: make([]uint32, n), seen: make([]bool, n*4), dist: make([]int32, n*4)}
+	r.occ[b.Squares] = true
+	// Player distance from the nearest goal, through floor.
+	gd := make([]int, n)
+	for i := range gd {
+		gd[i] = -1
+	}
+	var q []uint16
+	for _, g := range b.Goals {
+		gd[g] = 0
+		q = append(q, g)
+	}
+	for h := 0; h < len(q); h++ {
+		s := q[h]
+		for d := range 4 {
+			t := b.Nbr[int(s)*4+d]
+			if t != r.wall && gd[t] < 0 {
+				gd[t] = gd[s] + 1
+				q = append(q, t)
+			}
+		}
+	}
+	for s := range b.Squares {
+		r.out[s] = b.GoalIndex[s] < 0 && gd[s] >= outDepth
+	}
+	for _, s := range b.StartBoxes {
+		if b.GoalIndex[s] < 0 {
+			r.out[s] = true
+		}
+	}
+	return r
+}
+
+// flood marks the free squares reachable from s and returns how many.
+func (r *reverse) flood(s uint16) int {
+	r.mgen++
+	r.mark[s] = r.mgen
+	r.stack = append(r.stack[:0], s)
+	n := 0
+	for len(r.stack) > 0 {
+		q := r.stack[len(r.stack)-1]
+		r.stack = r.stack[:len(r.stack)-1]
+		n++
+		for d := range 4 {
+			t := r.b.Nbr[int(q)*4+d]
+			if !r.occ[t] && r.mark[t] != r.mgen {
+				r.mark[t] = r.mgen
+				r.stack = append(r.stack, t)
+			}
+		}
+	}
+	return n
+}
+
+// playerRegion sets region to the largest region of free squares: in the
+// reverse search the player stands outside, where the boxes leave.
+func (r *reverse) playerRegion() {
+	clear(r.region)
+	done := make([]bool, r.b.Squares)
+	best := 0
+	for s := range r.b.Squares {
+		if r.occ[s] || done[s] {
+			continue
+		}
+		n := r.flood(uint16(s))
+		for t := range r.b.Squares {
+			if r.mark[t] == r.mgen {
+				done[t] = true
+			}
+		}
+		if n > best {
+			best = n
+			for t := range r.b.Squares {
+				r.region[t] = r.mark[t] == r.mgen
+			}
+		}
+	}
+}
+
+// pulls runs the breadth-first search of pulls of the box on q, the other
+// boxes standing still, with the player starting in region. It calls
+// visit with each square the box reaches and its distance in pulls, in
+// order of distance; visit returns false to stop.
+func (r *reverse) pulls(q uint16, visit func(sq uint16, dist int32) bool) {
+	b := r.b
+	clear(r.seen)
+	r.occ[q] = false
+	defer func() { r.occ[q] = true }()
+	r.queue = r.queue[:0]
+	for e := range 4 {
+		if n := b.Nbr[int(q)*4+e]; n != r.wall && r.region[n] {
+			st := uint32(q)*4 + uint32(e)
+			r.seen[st] = true
+			r.dist[st] = 0
+			r.queue = append(r.queue, st)
+		}
+	}
+	for h := 0; h < len(r.queue); h++ {
+		st := r.queue[h]
+		t, e := uint16(st>>2), int(st&3)
+		if !visit(t, r.dist[st]) {
+			return
+		}
+		r.occ[t] = true
+		r.flood(b.Nbr[int(t)*4+e])
+		for f := range 4 {
+			if n := b.Nbr[int(t)*4+f]; n != r.wall && r.mark[n] == r.mgen {
+				r.seen[uint32(t)*4+uint32(f)] = true
+			}
+		}
+		for d := range 4 {
+			a := b.Nbr[int(t)*4+d]
+			if a == r.wall || r.mark[a] != r.mgen {
+				continue
+			}
+			p2 := b.Nbr[int(a)*4+d]
+			if r.occ[p2] {
+				continue
+			}
+			nst := uint32(a)*4 + uint32(d)
+			if r.seen[nst] {
+				continue
+			}
+			r.seen[nst] = true
+			r.dist[nst] = r.dist[st] + 1
+			r.queue = append(r.queue, nst)
+		}
+		r.occ[t] = false
+	}
+}
+
+// outDistance returns the fewest pulls that take the box on q outside the
+// goal area, or engine.Inf.
+func (r *reverse) outDistance(q uint16) int {
+	best := int(engine.Inf)
+	r.pulls(q, func(sq uint16, d int32) bool {
+		if r.out[sq] {
+			best = int(d)
+			return false
+		}
+		return true
+	})
+	return best
+}
+
+// parkingSquares lists the squares, nearest first, where the box on q can
+// be parked: reachable by pulls, not goals, inside the goal area.
+func (r *reverse) parkingSquares(q uint16) []uint16 {
+	var out []uint16
+	r.pulls(q, func(sq uint16, _ int32) bool {
+		if sq != q && r.b.GoalIndex[sq] < 0 && !r.out[sq] && !slices.Contains(out, sq) {
+			out = append(out, sq)
+		}
+		return len(out) < maxParkTries
+	})
+	return out
+}
+
+// pushDistances returns the push distance of a lone box from every square
+// to target, by pulls from the target that need only floor behind the
+// player.
+func (r *reverse) pushDistances(target uint16) []uint16 {
+	b := r.b
+	d := make([]uint16, b.Squares+1)
+	for i := range d {
+		d[i] = engine.Inf
+	}
+	d[target] = 0
+	q := []uint16{target}
+	for h := 0; h < len(q); h++ {
+		t := q[h]
+		for dir := range 4 {
+			a := b.Nbr[int(t)*4+dir]
+			if a == r.wall || b.Nbr[int(a)*4+dir] == r.wall || d[a] != engine.Inf {
+				continue
+			}
+			d[a] = d[t] + 1
+			q = append(q, a)
+		}
+	}
+	return d
+}

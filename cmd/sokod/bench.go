@@ -71,7 +71,7 @@ type benchTask struct {
 func benchCommand() command {
 	return command{
 		name: "bench",
-		args: "FILE... [--objective any|pushes] [--heuristic NAME] [--deadlock NAME,...] [--jobs N] [--json]",
+		args: "FILE... [--objective any|pushes] [--strategy NAME] [--heuristic NAME] [--deadlock NAME,...] [--jobs N] [--json]",
 		summary: "Solve every level of the files, verify each solution, and print a table with totals.\n" +
 			"--time is the budget per level; --memory is per job. Exit code 0 unless a solution fails\n" +
 			"verification (1), a file is bad (3) or the run is interrupted (130).",
@@ -79,6 +79,7 @@ func benchCommand() command {
 			objective := fs.String("objective", "any", "`goal` of the search: any or pushes")
 			heuristic := fs.String("heuristic", builtin.DefaultHeuristic, "lower bound `name`: simple, greedy (any only), matching, or a plugin's (see sokod plugins list)")
 			deadlocks := fs.StringSlice("deadlock", nil, deadlockUsage)
+			strategy := fs.String("strategy", "best-first", strategyUsage)
 			jobs := fs.Int("jobs", 1, "levels solved at once, each with its own --memory")
 			asJSON := fs.Bool("json", false, "print JSON lines: one {kind: level, file, level, title, status, reason, pushes, moves, optimal, found_by, nodes, stored, nodes_per_second, seconds, memory_bytes} per level, then {kind: summary, levels, solved, optimal, unsolvable, gave_up, invalid, nodes, seconds, nodes_per_second, peak_memory_bytes, objective, heuristic, time_per_level, jobs}")
 			return func(ctx context.Context, env *Env, args []string) error {
@@ -90,7 +91,7 @@ func benchCommand() command {
 				}
 				reg, _, closeRegistry := openRegistry(env)
 				defer closeRegistry()
-				settings, err := settingsFromFlags(ctx, env, reg, *objective, *heuristic, *deadlocks)
+				settings, err := settingsFromFlags(ctx, env, reg, *objective, *strategy, *heuristic, *deadlocks)
 				if err != nil {
 					return err
 				}

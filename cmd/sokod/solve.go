@@ -52,6 +52,7 @@ type solveOutput struct {
 // solveSettings are the options of one solve shared by solve and bench.
 type solveSettings struct {
 	objective   engine.Objective
+	strategy    engine.Strategy
 	heuristic   *pluginhost.Heuristic
 	deadlocks   []solver.Deadlocks
 	planners    []solver.Planner
@@ -66,11 +67,17 @@ type solveSettings struct {
 // --time, --memory, --nodes, --planners and --search-share flags set). The
 // components are resolved in reg, built-in or plugin; a plugin is started
 // here.
-func settingsFromFlags(ctx context.Context, env *Env, reg *pluginhost.Registry, objective, heuristic string, deadlocks []string) (solveSettings, error) {
+func settingsFromFlags(ctx context.Context, env *Env, reg *pluginhost.Registry, objective, strategy, heuristic string, deadlocks []string) (solveSettings, error) {
 	var s solveSettings
 	obj, err := engine.ParseObjective(objective)
 	if err != nil {
 		return s, usagef("--objective: %v", err)
+	}
+	if s.strategy, err = engine.ParseStrategy(strategy); err != nil {
+		return s, usagef("--strategy: %v", err)
+	}
+	if obj == engine.ObjectivePushes && s.strategy == engine.StrategyGreedy {
+		return s, usagef("--strategy greedy cannot prove push-optimality; use it with --objective any")
 	}
 	h, err := reg.Heuristic(ctx, heuristic)
 	if err != nil {
@@ -109,7 +116,7 @@ func settingsFromFlags(ctx context.Context, env *Env, reg *pluginhost.Registry, 
 // gave up are results.
 func solveLevel(ctx context.Context, env *Env, l *sokoban.Level, s solveSettings, ws *engine.Workspace, onEvent func(solver.Event)) (*solver.Result, error) {
 	r, err := solver.Solve(ctx, solver.Request{
-		Level: l, Objective: s.objective, Heuristic: s.heuristic, Deadlocks: s.deadlocks, Planners: s.planners, SearchShare: s.searchShare,
+		Level: l, Objective: s.objective, Strategy: s.strategy, Heuristic: s.heuristic, Deadlocks: s.deadlocks, Planners: s.planners, SearchShare: s.searchShare,
 		Budget:    solver.Budget{Time: s.time, Memory: s.memory, Nodes: s.nodes},
 		Workspace: ws, Clock: env.Now, OnEvent: onEvent,
 	})
@@ -122,6 +129,9 @@ func solveLevel(ctx context.Context, env *Env, l *sokoban.Level, s solveSettings
 
 // deadlockUsage documents --deadlock for solve and bench.
 const deadlockUsage = "deadlock detector `names`, comma-separated: plugins that compile to tables, applied on top of the engine's own tests"
+
+// strategyUsage documents --strategy for solve and bench.
+const strategyUsage = "search `order`: best-first (A* for pushes, greedy and A* in turn for any), greedy (any only), or ida (iterative deepening A*: little memory, more time)"
 
 // progressLine is the live progress line of a solve on a terminal.
 func progressLine(e solver.Event) string {
@@ -149,7 +159,7 @@ func isTerminal(w io.Writer) bool {
 func solveCommand() command {
 	return command{
 		name: "solve",
-		args: "FILE [--level N] [--objective any|pushes] [--heuristic NAME] [--deadlock NAME,...] [--json]",
+		args: "FILE [--level N] [--objective any|pushes] [--strategy best-first|greedy|ida] [--heuristic NAME] [--deadlock NAME,...] [--json]",
 		summary: "Solve a level and print the solution in LURD with its metrics. The budget comes from\n" +
 			"--time, --memory and --nodes (limits.* in the configuration). Exit codes: 0 solved,\n" +
 			"5 unsolvable, 6 gave up, 3 bad input, 130 interrupted.",
@@ -158,6 +168,7 @@ func solveCommand() command {
 			objective := fs.String("objective", "any", "`goal` of the search: any (a solution, fast) or pushes (fewest pushes, proved)")
 			heuristic := fs.String("heuristic", builtin.DefaultHeuristic, "lower bound `name`: simple, greedy (any only), matching, or a plugin's (see sokod plugins list)")
 			deadlocks := fs.StringSlice("deadlock", nil, deadlockUsage)
+			strategy := fs.String("strategy", "best-first", strategyUsage)
 			asJSON := fs.Bool("json", false, "print JSON: {file, level, title, status (solved|unsolvable|gave_up), reason, solution, moves, pushes, box_lines, box_changes, optimal, found_by, phase, nodes, stored, seconds, heuristic, objective, runs: [{phase, component, status, reason, nodes}]}")
 			return func(ctx context.Context, env *Env, args []string) error {
 				if err := argsBetween(args, 1, 1); err != nil {
@@ -165,7 +176,7 @@ func solveCommand() command {
 				}
 				reg, _, closeRegistry := openRegistry(env)
 				defer closeRegistry()
-				settings, err := settingsFromFlags(ctx, env, reg, *objective, *heuristic, *deadlocks)
+				settings, err := settingsFromFlags(ctx, env, reg, *objective, *strategy, *heuristic, *deadlocks)
 				if err != nil {
 					return err
 				}

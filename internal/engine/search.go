@@ -111,7 +111,8 @@ type Options struct {
 	// Heuristic is the compiled lower bound; ObjectivePushes needs an
 	// admissible one.
 	Heuristic *Heuristic
-	// Strategy applies to ObjectiveAny only.
+	// Strategy applies to ObjectiveAny only, except StrategyIDA, which
+	// applies to both.
 	Strategy Strategy
 	// Weight is W for StrategyWeighted (at least 1).
 	Weight int
@@ -197,7 +198,26 @@ const (
 	StrategyGreedy
 	// StrategyWeighted: weighted A*, f = pushes + Weight*bound.
 	StrategyWeighted
+	// StrategyIDA: iterative deepening A* with the transposition table
+	// (see ida.go), for either objective; under ObjectivePushes it proves
+	// push-optimality as A* does, in far less memory and more time.
+	StrategyIDA
 )
+
+// ParseStrategy reads a strategy by the name the command line uses:
+// best-first (the default: A* under ObjectivePushes, alternating greedy and
+// A* under ObjectiveAny), greedy (ObjectiveAny only) or ida.
+func ParseStrategy(s string) (Strategy, error) {
+	switch s {
+	case "best-first", "":
+		return StrategyAlternate, nil
+	case "greedy":
+		return StrategyGreedy, nil
+	case "ida":
+		return StrategyIDA, nil
+	}
+	return 0, fmt.Errorf("unknown strategy %q (want best-first, greedy or ida)", s)
+}
 
 // Stats describe the work a search did.
 type Stats struct {
@@ -275,7 +295,7 @@ func Solve(ctx context.Context, b *Board, opts Options) (*Result, error) {
 		return nil, fmt.Errorf("engine: unknown objective %d", opts.Objective)
 	}
 	switch {
-	case opts.Strategy > StrategyWeighted:
+	case opts.Strategy > StrategyIDA:
 		return nil, fmt.Errorf("engine: unknown strategy %d", opts.Strategy)
 	case opts.Strategy == StrategyWeighted && opts.Weight < 1:
 		return nil, fmt.Errorf("engine: weighted search needs a weight of at least 1, not %d", opts.Weight)
@@ -412,6 +432,11 @@ type searcher struct {
 
 	moves []push // scratch: pushes of the expanded state
 
+	// IDA* (ida.go)
+	ida                      bool
+	threshold, nextThreshold int
+	idaStack                 []idaChild
+
 	// PI-corral pruning
 	corralPruning bool
 	cmark         []uint32 // corral generation per square (free squares and boxes)
@@ -493,6 +518,10 @@ func newSearcher(b *Board, h *Heuristic, opts Options, ws *Workspace) *searcher 
 	s.rebuild = make([]uint32, 0, 1024)
 	ws.reset()
 	s.tt, s.pool, s.onPath = ws.tt, ws.pool, ws.onPath
+	s.ida = opts.Strategy == StrategyIDA
+	if s.ida {
+		s.idaStack = make([]idaChild, 0, 1024)
+	}
 	switch {
 	case opts.Objective == ObjectivePushes:
 		s.kinds = []queueKind{byAStar}
@@ -935,6 +964,9 @@ func (s *searcher) next() (r uint32, f, g int, ok bool) {
 
 // lowerBound is the smallest f of the A* list, -1 without one.
 func (s *searcher) lowerBound() int {
+	if s.ida {
+		return s.threshold
+	}
 	for k, q := range s.queues {
 		if s.kinds[k] == byAStar {
 			return q.lowest()
@@ -950,6 +982,9 @@ func (s *searcher) run(ctx context.Context) (Status, string, uint32) {
 	if ctx.Err() != nil {
 		return GaveUp, ReasonCancelled, 0
 	}
+	if s.ida {
+		return s.runIDA()
+	}
 	if st, reason, goal, end := s.begin(); end {
 		return st, reason, goal
 	}
@@ -963,10 +998,27 @@ func (s *searcher) run(ctx context.Context) (Status, string, uint32) {
 // begin checks and stores the root. end is true when that already decides
 // the search.
 func (s *searcher) begin() (st Status, reason string, goal uint32, end bool) {
+	h0, st, reason, end := s.rootBound()
+	if end {
+		return st, reason, 0, true
+	}
+	root, ok := s.insertRoot()
+	if !ok {
+		s.proofHolds = true
+		return Solved, "", root, true
+	}
+	s.enqueue(root, 0, h0)
+	return GaveUp, "", 0, false
+}
+
+// rootBound checks the start position and returns its bound. end is true
+// when that already decides the search (always as unsolvable or, under
+// untrusted knowledge, gave up).
+func (s *searcher) rootBound() (h0 int, st Status, reason string, end bool) {
 	n := len(s.boxes)
 	for i := 0; i < n; i++ {
 		if s.freezeDeadlock(s.boxes[i]) {
-			return Unsolvable, "the start position has a frozen box off a goal", 0, true
+			return 0, Unsolvable, "the start position has a frozen box off a goal", true
 		}
 	}
 	if s.cnt != nil {
@@ -974,31 +1026,72 @@ func (s *searcher) begin() (st Status, reason string, goal uint32, end bool) {
 			s.cnt.pruned(s.cnt.owner[k])
 			reason := "the start position is a deadlock for detector " + s.cnt.names[s.cnt.owner[k]]
 			if note := s.cnt.untrustedNote(); note != "" {
-				return GaveUp, reason + note, 0, true
+				return 0, GaveUp, reason + note, true
 			}
-			return Unsolvable, reason, 0, true
+			return 0, Unsolvable, reason, true
 		}
 	}
-	h0 := s.ev.sync(s.boxes, s.player)
+	h0 = s.ev.sync(s.boxes, s.player)
 	s.initialLB = h0
 	if h0 >= infCost {
-		return Unsolvable, "no assignment of boxes to goals is reachable", 0, true
+		return 0, Unsolvable, "no assignment of boxes to goals is reachable", true
 	}
+	return h0, GaveUp, "", false
+}
+
+// insertRoot stores the start position in the table as the path's first
+// record. ok is false when the start is solved already.
+func (s *searcher) insertRoot() (root uint32, ok bool) {
+	n := len(s.boxes)
 	s.renewGens()
 	norm := s.reach(s.player)
 	key := hashKey(s.boxHash ^ s.zpl[norm])
 	slot, _ := s.tt.find(key)
 	s.tt.insert(slot, key, noRecord, 0, 0, 0)
-	root := uint32(slot)
+	root = uint32(slot)
 	s.pathRec = append(s.pathRec, root)
 	s.pathPush = append(s.pathPush, push{})
 	s.setOnPath(root)
-	if s.onGoal == n {
-		s.proofHolds = true
-		return Solved, "", root, true
+	return root, s.onGoal != n
+}
+
+// checkBudget counts toward the next budget check and, when it is due,
+// checks cancellation, the clock and the deadline, and reports progress (g
+// is the depth of the state about to be expanded). end is true when the
+// search must stop.
+func (s *searcher) checkBudget(g int) (st Status, reason string, end bool) {
+	if s.budget.Nodes > 0 && s.nodes >= s.budget.Nodes {
+		return GaveUp, ReasonNodes, true
 	}
-	s.enqueue(root, 0, h0)
-	return GaveUp, "", 0, false
+	if s.sinceCheck++; s.sinceCheck >= s.checkInterval {
+		s.sinceCheck = 0
+		if s.done != nil {
+			select {
+			case <-s.done:
+				return GaveUp, ReasonCancelled, true
+			default:
+			}
+		}
+		if s.clock != nil {
+			now := s.clock()
+			switch since := now.Sub(s.lastCheck); {
+			case since > checkSlow && s.checkInterval > 1:
+				s.checkInterval /= 2
+			case since < checkFast && s.checkInterval < checkMax:
+				s.checkInterval *= 2
+			}
+			s.lastCheck = now
+			if !s.budget.Deadline.IsZero() && !now.Before(s.budget.Deadline) {
+				return GaveUp, ReasonDeadline, true
+			}
+			if s.progress != nil && now.Sub(s.lastProgress) >= s.interval {
+				s.lastProgress = now
+				s.progress(Progress{Nodes: s.nodes, Stored: int64(s.tt.used), Depth: g, LowerBound: s.lowerBound(), Elapsed: now.Sub(s.start),
+					Memory: s.tt.bytesTouched() + int64(s.pool.peak)*openEntryBytes})
+			}
+		}
+	}
+	return GaveUp, "", false
 }
 
 // step pops one state and expands it. end is true when the search is over.
@@ -1014,36 +1107,8 @@ func (s *searcher) step() (st Status, reason string, goal uint32, end bool) {
 	if rec.closed() || int(rec.g) != g {
 		return GaveUp, "", 0, false // stale entry
 	}
-	if s.budget.Nodes > 0 && s.nodes >= s.budget.Nodes {
-		return GaveUp, ReasonNodes, 0, true
-	}
-	if s.sinceCheck++; s.sinceCheck >= s.checkInterval {
-		s.sinceCheck = 0
-		if s.done != nil {
-			select {
-			case <-s.done:
-				return GaveUp, ReasonCancelled, 0, true
-			default:
-			}
-		}
-		if s.clock != nil {
-			now := s.clock()
-			switch since := now.Sub(s.lastCheck); {
-			case since > checkSlow && s.checkInterval > 1:
-				s.checkInterval /= 2
-			case since < checkFast && s.checkInterval < checkMax:
-				s.checkInterval *= 2
-			}
-			s.lastCheck = now
-			if !s.budget.Deadline.IsZero() && !now.Before(s.budget.Deadline) {
-				return GaveUp, ReasonDeadline, 0, true
-			}
-			if s.progress != nil && now.Sub(s.lastProgress) >= s.interval {
-				s.lastProgress = now
-				s.progress(Progress{Nodes: s.nodes, Stored: int64(s.tt.used), Depth: g, LowerBound: s.lowerBound(), Elapsed: now.Sub(s.start),
-					Memory: s.tt.bytesTouched() + int64(s.pool.peak)*openEntryBytes})
-			}
-		}
+	if st, reason, end := s.checkBudget(g); end {
+		return st, reason, 0, true
 	}
 	s.goTo(r)
 	// Children may have been queued with a lower bound on their bound (see
@@ -1081,12 +1146,11 @@ func (s *searcher) step() (st Status, reason string, goal uint32, end bool) {
 	return st, reason, goal, st != GaveUp || reason != ""
 }
 
-// expand generates the children of the current position (record r, g
-// pushes). It returns GaveUp with an empty reason to continue the search.
-func (s *searcher) expand(r uint32, g int, hcur int) (Status, string, uint32) {
-	s.renewGens()
-	pnorm := s.reach(s.player)
-	gen := s.gen
+// genMoves lists the pushes to expand in the current position, whose
+// player region is stamped with gen: every legal push that does not put a
+// box on a dead square, or only those of a PI-corral when there is one.
+// The slice is scratch, valid until the next call.
+func (s *searcher) genMoves(gen uint32) []push {
 	s.moves = s.moves[:0]
 	for _, b := range s.boxes {
 		if s.boxMark[b] != gen {
@@ -1110,14 +1174,23 @@ func (s *searcher) expand(r uint32, g int, hcur int) (Status, string, uint32) {
 			s.moves = append(s.moves, push{from: b, dir: d})
 		}
 	}
-	moves := s.moves
 	if s.corralPruning && s.piCorral(gen) {
-		moves = s.cmoves
 		s.corrals++
-		if len(moves) == 0 {
+		if len(s.cmoves) == 0 {
 			s.corralDead++
 		}
+		return s.cmoves
 	}
+	return s.moves
+}
+
+// expand generates the children of the current position (record r, g
+// pushes). It returns GaveUp with an empty reason to continue the search.
+func (s *searcher) expand(r uint32, g int, hcur int) (Status, string, uint32) {
+	s.renewGens()
+	pnorm := s.reach(s.player)
+	gen := s.gen
+	moves := s.genMoves(gen)
 	astar := s.objective == ObjectivePushes
 	n := len(s.boxes)
 	cg := g + 1

@@ -64,6 +64,8 @@ type Budget struct {
 type Request struct {
 	Level     *sokoban.Level
 	Objective engine.Objective
+	// Strategy is the exhaustive search's (engine.Options.Strategy).
+	Strategy  engine.Strategy
 	Heuristic Heuristic
 	// Deadlocks add to the engine's own deadlock tests.
 	Deadlocks []Deadlocks
@@ -246,6 +248,7 @@ func search(ctx context.Context, b *engine.Board, h *engine.Heuristic, ds []*eng
 	memory -= b.Bytes() + int64(len(h.Costs)+len(h.RegionCosts))*2
 	opts := engine.Options{
 		Objective: req.Objective,
+		Strategy:  req.Strategy,
 		Heuristic: h,
 		Deadlocks: ds,
 		Budget:    engine.Budget{Nodes: req.Budget.Nodes, Memory: max(memory, minSearchMemory)},

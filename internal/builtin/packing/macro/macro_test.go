@@ -1,0 +1,117 @@
+package macro
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/sokod/sokod/internal/engine"
+	"github.com/sokod/sokod/sokoban"
+)
+
+// The test level, numbered:
+//
+//	#######
+//	#@ $ .#   squares 0..4: player 0, box 2, goal 4
+//	# $ . #   squares 5..9: box 6, goal 8
+//	#######
+const testLevel = "#######\n#@ $ .#\n# $ . #\n#######\n"
+
+func testBoard(t testing.TB) *engine.Board {
+	t.Helper()
+	l, err := sokoban.Parse(testLevel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := engine.Analyze(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func TestGenerate(t *testing.T) {
+	b := testBoard(t)
+	g := NewGen(b)
+	pos := NewPos(b)
+	pos.Set(b.StartBoxes, b.StartPlayer)
+	type mv struct {
+		Box            int16
+		From, To, Norm uint16
+	}
+	var got []mv
+	for _, m := range g.Generate(pos, nil) {
+		got = append(got, mv{m.Box, m.From, m.To, m.Norm})
+		pos.Apply(&m)
+		if want := Hash(b, pos.Boxes, m.Norm); m.Hash != want {
+			t.Errorf("move %+v: hash %x, want %x", m, m.Hash, want)
+		}
+		pos.Undo(&m, b.StartPlayer)
+	}
+	// Box 0 (square 2) goes right to 3 and 4, and, once the player has
+	// walked round it, back to 2 with the player shut in on the right
+	// (region {3, 4, 7, 8, 9}) and on to 1 with the player on 2. Box 1
+	// (square 6) goes right to 7 and 8, never left into the dead corner
+	// 5.
+	want := []mv{
+		{0, 2, 3, 0}, {0, 2, 2, 3}, {0, 2, 4, 0}, {0, 2, 1, 2},
+		{1, 6, 7, 0}, {1, 6, 8, 0},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Generate (-want +got):\n%s", diff)
+	}
+}
+
+func TestSolutionReplays(t *testing.T) {
+	b := testBoard(t)
+	g := NewGen(b)
+	pos := NewPos(b)
+	pos.Set(b.StartBoxes, b.StartPlayer)
+	norm := g.Flood(pos, b.StartPlayer)
+	s := NewStore(len(b.StartBoxes), 100)
+	id := s.Add(-1, nil, Hash(b, pos.Boxes, norm), pos.Boxes, norm)
+	pos.Player = norm
+	// Take each box to its goal: box 0 to 4, then box 1 to 8.
+	for _, target := range []struct {
+		box int16
+		to  uint16
+	}{{0, 4}, {1, 8}} {
+		var found *Move
+		for _, m := range g.Generate(pos, nil) {
+			if m.Box == target.box && m.To == target.to {
+				found = &m
+				break
+			}
+		}
+		if found == nil {
+			t.Fatalf("no move of box %d to %d", target.box, target.to)
+		}
+		pos.Apply(found)
+		id = s.Add(id, found, found.Hash, pos.Boxes, found.Norm)
+	}
+	sol, err := g.Solution(s, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := sokoban.Replay(b.Level, sol)
+	if err != nil || !m.Solved || m.Pushes != 4 {
+		t.Errorf("solution %s: %v, solved %v, %d pushes, want solved with 4", sol, err, m.Solved, m.Pushes)
+	}
+}
+
+// TestGenerateAllocs checks that generating moves allocates nothing once
+// the generator's buffers have grown.
+func TestGenerateAllocs(t *testing.T) {
+	b := testBoard(t)
+	g := NewGen(b)
+	pos := NewPos(b)
+	pos.Set(b.StartBoxes, b.StartPlayer)
+	g.Generate(pos, nil)
+	if n := testing.AllocsPerRun(100, func() {
+		g.Generate(pos, nil)
+		g.Matchable(pos)
+		g.Regions(pos)
+	}); n != 0 {
+		t.Errorf("%v allocations per call, want 0", n)
+	}
+}

@@ -1,0 +1,51 @@
+package packing_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/sokod/sokod/internal/builtin/packing"
+	"github.com/sokod/sokod/internal/builtin/plannertest"
+	"github.com/sokod/sokod/internal/engine"
+)
+
+// xy names a square by column and row for readable expectations.
+type xy struct{ X, Y int }
+
+func TestOrder(t *testing.T) {
+	tests := []struct {
+		fixture string
+		want    []xy // the squares of the steps, in order
+	}{
+		// The dead ends fill from their far ends.
+		{"corridor.xsb", []xy{{8, 2}, {8, 1}, {7, 2}}},
+		// The goal room fills from its back wall towards its opening, the
+		// square nearest the way in last.
+		{"goalroom.xsb", []xy{{1, 1}, {1, 3}, {1, 2}, {2, 1}, {2, 3}, {2, 2}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.fixture, func(t *testing.T) {
+			b, err := engine.Analyze(plannertest.Fixture(t, tt.fixture))
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := packing.Order(context.Background(), b)
+			var got []xy
+			for _, s := range p.Steps {
+				x, y := b.XY(s.To)
+				got = append(got, xy{x, y})
+				if s.From >= 0 {
+					t.Errorf("step to %v parks a box; no parking is needed", xy{x, y})
+				}
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("order (-want +got):\n%s", diff)
+			}
+			if p.Unordered != 0 {
+				t.Errorf("%d unordered steps, want 0", p.Unordered)
+			}
+		})
+	}
+}

@@ -238,7 +238,7 @@ func (s *search) run(run *macro.Run) (int32, string) {
 func (s *search) expand(run *macro.Run, id int32) (int32, string) {
 	b := s.b
 	s.store.Load(id, s.pos)
-	if !s.gen.Matchable(s.pos) {
+	if !s.gen.Matchable(s.pos) || s.gen.CorralDeadlock(s.pos) {
 		s.phase[id] = phaseDone
 		return -1, ""
 	}

@@ -151,7 +151,7 @@ func (s *search) run(run *macro.Run) (int32, string) {
 		}
 		id := s.heap.Pop().ID
 		s.store.Load(id, s.pos)
-		if !s.gen.Matchable(s.pos) {
+		if !s.gen.Matchable(s.pos) || s.gen.CorralDeadlock(s.pos) {
 			continue
 		}
 		k := int(s.done[id])

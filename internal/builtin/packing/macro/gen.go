@@ -31,8 +31,9 @@ type Gen struct {
 	fgen   uint32
 	fstack []uint16
 
-	moves []Move
-	match *Matcher
+	moves  []Move
+	match  *Matcher
+	corral *corral // allocated on first use
 }
 
 // NewGen returns a generator for board b.

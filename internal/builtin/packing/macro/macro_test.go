@@ -115,3 +115,37 @@ func TestGenerateAllocs(t *testing.T) {
 		t.Errorf("%v allocations per call, want 0", n)
 	}
 }
+
+func TestCorralDeadlock(t *testing.T) {
+	tests := []struct {
+		name, level string
+		want        bool
+	}{
+		// The goals behind the two boxes: pushing either box up closes
+		// the row for good, and the player never gets in.
+		{"sealed", "#####\n#. .#\n#$$##\n#  @#\n#####\n", true},
+		// The same with a way round on the right: no corral at all.
+		{"open", "######\n#. . #\n#$$  #\n#  @ #\n######\n", false},
+		// A corral the player gets into by pushing the middle box up
+		// twice.
+		{"opens", "######\n#.  .#\n#.   #\n#$$$##\n#  @ #\n######\n", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			l, err := sokoban.Parse(tt.level)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := engine.Analyze(l)
+			if err != nil {
+				t.Fatal(err)
+			}
+			g := NewGen(b)
+			pos := NewPos(b)
+			pos.Set(b.StartBoxes, b.StartPlayer)
+			if got := g.CorralDeadlock(pos); got != tt.want {
+				t.Errorf("CorralDeadlock = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,204 @@
+package macro
+
+// Corral deadlocks.
+//
+// A corral is a region of free squares the player cannot reach, fenced by
+// boxes. When a fence box is off its goal, or the corral holds an empty
+// goal, the fence must open some day. The test removes every box but the
+// fence (fewer boxes only make things easier, so the test stays sound) and
+// searches the fence boxes' pushes, pruning dead squares and frozen boxes,
+// for a position where the player gets into the corral or the fence
+// stands on goals with no goal left inside. When that bounded search runs
+// dry, the position is a deadlock. When it reaches its bound, the test
+// says nothing.
+//
+// At macro level this matters more than in a push-level search: one macro
+// move can seal a corral, and every position below it is dead, so a
+// planner that does not see it spends its budget there.
+
+// corralLimit bounds the positions of one corral search, corralBoxes the
+// size of the fence it examines.
+const (
+	corralLimit = 600
+	corralBoxes = 10
+	corralSlots = 4096 // power of two, well above twice corralLimit
+)
+
+// corral is the scratch space of the corral test.
+type corral struct {
+	reach  []uint32 // the player's region in the position tested
+	rgen   uint32
+	region []uint32 // each corral of one test gets its own stamp
+	cgen   uint32
+	prev   []uint32 // a state's region while its children are generated
+	pgen   uint32
+	fence  []uint16
+	mini   *Pos
+	states []uint16 // queued states, stride 1+len(fence)
+	slots  []uint64 // hash set of the states seen; 0 is empty
+}
+
+func bump(gen *uint32, marks []uint32) uint32 {
+	*gen++
+	if *gen == 0 {
+		clear(marks)
+		*gen = 1
+	}
+	return *gen
+}
+
+// CorralDeadlock reports whether some corral of pos is a deadlock. It
+// uses the flood marks.
+func (g *Gen) CorralDeadlock(pos *Pos) bool {
+	b := g.b
+	c := g.corral
+	if c == nil {
+		n := b.Squares + 1
+		c = &corral{reach: make([]uint32, n), region: make([]uint32, n), prev: make([]uint32, n), mini: NewPos(b),
+			slots: make([]uint64, corralSlots), fence: make([]uint16, 0, corralBoxes)}
+		g.corral = c
+	}
+	if c.cgen > 1<<30 {
+		clear(c.region)
+		c.cgen = 0
+	}
+	g.Flood(pos, pos.Player)
+	rg := bump(&c.rgen, c.reach)
+	for s := range b.Squares {
+		if g.mark[s] == g.mgen {
+			c.reach[s] = rg
+		}
+	}
+	first := c.cgen + 1
+	for s := range b.Squares {
+		if pos.BoxAt[s] != -1 || c.reach[s] == rg || c.region[s] >= first {
+			continue
+		}
+		c.cgen++
+		gen := c.cgen
+		goalInside, fenceOK, needed := g.corralAt(pos, uint16(s), gen)
+		if fenceOK && needed && g.fenceDead(pos.Player, gen, goalInside) {
+			return true
+		}
+	}
+	return false
+}
+
+// corralAt stamps the corral holding square s with gen and collects its
+// fence. It reports whether the corral holds an empty goal, whether the
+// fence is small enough to examine, and whether the fence must open.
+func (g *Gen) corralAt(pos *Pos, s uint16, gen uint32) (goalInside, fenceOK, needed bool) {
+	b := g.b
+	c := g.corral
+	c.fence = c.fence[:0]
+	fenceOK = true
+	c.region[s] = gen
+	g.stack = append(g.stack[:0], s)
+	for len(g.stack) > 0 {
+		q := g.stack[len(g.stack)-1]
+		g.stack = g.stack[:len(g.stack)-1]
+		if b.GoalIndex[q] >= 0 {
+			goalInside = true
+		}
+		for d := range 4 {
+			n := g.nbr[int(q)*4+d]
+			switch {
+			case n == g.wall || c.region[n] == gen:
+			case pos.BoxAt[n] >= 0:
+				known := false
+				for _, f := range c.fence {
+					known = known || f == n
+				}
+				if !known {
+					if len(c.fence) == corralBoxes {
+						fenceOK = false
+					} else {
+						c.fence = append(c.fence, n)
+					}
+				}
+			default:
+				c.region[n] = gen
+				g.stack = append(g.stack, n)
+			}
+		}
+	}
+	needed = goalInside
+	for _, f := range c.fence {
+		needed = needed || b.GoalIndex[f] < 0
+	}
+	return goalInside, fenceOK, needed
+}
+
+// fenceDead searches the pushes of the fence of corral gen alone, the
+// player starting on player, and reports whether no position opens the
+// corral or settles it.
+func (g *Gen) fenceDead(player uint16, gen uint32, goalInside bool) bool {
+	b := g.b
+	c := g.corral
+	k := len(c.fence)
+	stride := 1 + k
+	mini := c.mini
+	clear(c.slots)
+	c.states = append(c.states[:0], player)
+	c.states = append(c.states, c.fence...)
+	mini.Set(c.fence, player)
+	c.insert(Hash(b, mini.Boxes, g.Flood(mini, player)) | 1)
+	for head := 0; head*stride < len(c.states); head++ {
+		st := c.states[head*stride : (head+1)*stride]
+		mini.Set(st[1:], st[0])
+		g.Flood(mini, st[0])
+		onGoals := true
+		for _, x := range mini.Boxes {
+			onGoals = onGoals && b.GoalIndex[x] >= 0
+		}
+		if onGoals && !goalInside {
+			return false
+		}
+		pg := bump(&c.pgen, c.prev)
+		for s := range b.Squares {
+			if g.mark[s] == g.mgen {
+				if c.region[s] == gen {
+					return false // the player is in
+				}
+				c.prev[s] = pg
+			}
+		}
+		for j := range mini.Boxes {
+			x := mini.Boxes[j]
+			for d := range 4 {
+				behind, to := g.nbr[int(x)*4+d^2], g.nbr[int(x)*4+d]
+				if behind == g.wall || c.prev[behind] != pg || mini.BoxAt[to] != -1 || b.Dead[to] {
+					continue
+				}
+				mini.BoxAt[x], mini.BoxAt[to], mini.Boxes[j] = -1, int16(j), to
+				if !g.frozenDeadlock(mini, to) {
+					h := Hash(b, mini.Boxes, g.Flood(mini, x)) | 1
+					if c.insert(h) {
+						if len(c.states)/stride >= corralLimit {
+							mini.BoxAt[to], mini.BoxAt[x], mini.Boxes[j] = -1, int16(j), x
+							return false // too big to tell
+						}
+						c.states = append(c.states, x)
+						c.states = append(c.states, mini.Boxes...)
+					}
+				}
+				mini.BoxAt[to], mini.BoxAt[x], mini.Boxes[j] = -1, int16(j), x
+			}
+		}
+	}
+	return true
+}
+
+// insert adds h to the set of states seen and reports whether it is new.
+func (c *corral) insert(h uint64) bool {
+	mask := uint64(len(c.slots) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		switch c.slots[i] {
+		case 0:
+			c.slots[i] = h
+			return true
+		case h:
+			return false
+		}
+	}
+}

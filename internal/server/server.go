@@ -1,0 +1,184 @@
+// Package server is the sokod daemon: the gRPC service of proto/sokod/v1
+// (SolverService) with the standard health and reflection services, job
+// admission (a bounded number of running solves within a memory cap, a
+// bounded queue, RESOURCE_EXHAUSTED past it), streaming progress,
+// cancellation, and a graceful stop.
+//
+// Each Solve call is one job, run by the call's own goroutine through
+// internal/solver; the search runs in one more goroutine so that progress
+// can be forwarded while it works. A job's context ends when its client
+// closes the stream, on Cancel, or at shutdown, and the call returns only
+// after the solver has, so when a job leaves the job table its memory is no
+// longer referenced and its goroutines are gone.
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/health"
+	healthpb "google.golang.org/grpc/health/grpc_health_v1"
+	"google.golang.org/grpc/reflection"
+
+	"github.com/sokod/sokod/internal/pluginhost"
+	sokodv1 "github.com/sokod/sokod/proto/sokod/v1"
+)
+
+// Components resolves solve components by name; *pluginhost.Registry is
+// one. Tests pass fakes that wrap a registry of built-ins.
+type Components interface {
+	// Heuristic resolves a heuristic; "" is the default.
+	Heuristic(ctx context.Context, name string) (*pluginhost.Heuristic, error)
+	// Planner resolves a planner.
+	Planner(ctx context.Context, name string) (*pluginhost.Planner, error)
+	// List lists every component for ListComponents.
+	List() []pluginhost.Component
+}
+
+// Limits are the daemon's per-solve limits: the defaults of a request that
+// sets none, and the most a request may ask for.
+type Limits struct {
+	// Time bounds a solve's wall-clock time; it must be positive.
+	Time time.Duration
+	// Memory bounds a solve's memory; it must be positive.
+	Memory int64
+	// Nodes bounds a search's expansions; 0 means no bound.
+	Nodes int64
+}
+
+// Options configure a Server. Components, Limits.Time and Limits.Memory are
+// required.
+type Options struct {
+	Components Components
+	Limits     Limits
+	// Planners run, in order, when the exhaustive search gives up and the
+	// request does not say otherwise (fallback.planners).
+	Planners []string
+	// SearchShare is fallback.search_share; 0 means the solver's default.
+	SearchShare int
+	// MaxJobs is how many solves run at once; 0 means runtime.NumCPU().
+	MaxJobs int
+	// Queue is how many solves may wait for a slot.
+	Queue int
+	// MemoryCap bounds the summed memory budgets of running solves; 0 means
+	// no cap.
+	MemoryCap int64
+	// ShutdownTimeout bounds the graceful stop; 0 means 10s.
+	ShutdownTimeout time.Duration
+	// Log receives the daemon's log; nil means none.
+	Log hclog.Logger
+	// Clock is the injected clock; nil means time.Now.
+	Clock func() time.Time
+}
+
+// Server is the daemon's gRPC server: SolverService, health and reflection
+// on one grpc.Server that serves every listener.
+type Server struct {
+	opts   Options
+	log    hclog.Logger
+	clock  func() time.Time
+	jobs   *jobs
+	grpc   *grpc.Server
+	health *health.Server
+}
+
+// New returns a Server; Serve runs it.
+func New(opts Options) (*Server, error) {
+	if opts.Components == nil {
+		return nil, errors.New("server: no components")
+	}
+	if opts.Limits.Time <= 0 || opts.Limits.Memory <= 0 {
+		return nil, fmt.Errorf("server: limits must be positive (time %v, memory %d)", opts.Limits.Time, opts.Limits.Memory)
+	}
+	if opts.MemoryCap != 0 && opts.MemoryCap < opts.Limits.Memory {
+		return nil, fmt.Errorf("server: memory cap %d below the per-solve memory %d: no solve could start", opts.MemoryCap, opts.Limits.Memory)
+	}
+	if opts.MaxJobs <= 0 {
+		opts.MaxJobs = runtime.NumCPU()
+	}
+	if opts.ShutdownTimeout <= 0 {
+		opts.ShutdownTimeout = 10 * time.Second
+	}
+	if opts.Queue < 0 {
+		opts.Queue = 0
+	}
+	s := &Server{opts: opts, log: opts.Log, clock: opts.Clock}
+	if s.log == nil {
+		s.log = hclog.NewNullLogger()
+	}
+	if s.clock == nil {
+		s.clock = time.Now
+	}
+	s.jobs = newJobs(opts.MaxJobs, opts.Queue, opts.MemoryCap, s.clock)
+	s.grpc = grpc.NewServer()
+	sokodv1.RegisterSolverServiceServer(s.grpc, &service{s: s})
+	s.health = health.NewServer()
+	s.health.SetServingStatus("", healthpb.HealthCheckResponse_SERVING)
+	s.health.SetServingStatus(sokodv1.SolverService_ServiceDesc.ServiceName, healthpb.HealthCheckResponse_SERVING)
+	healthpb.RegisterHealthServer(s.grpc, s.health)
+	reflection.Register(s.grpc)
+	return s, nil
+}
+
+// Serve serves on every listener until ctx ends, then stops: health turns
+// NOT_SERVING, new solves are refused, every queued and running job is
+// cancelled (its client receives a CANCELLED result), and the calls in
+// flight are given ShutdownTimeout to finish before the remaining
+// connections are closed. It returns nil after a stop on ctx, or the first
+// listener's error (having stopped the same way). The listeners are closed
+// when it returns.
+func (s *Server) Serve(ctx context.Context, listeners ...net.Listener) error {
+	if len(listeners) == 0 {
+		return errors.New("server: no listener")
+	}
+	s.log.Info("serving", "max_jobs", s.opts.MaxJobs, "queue", s.opts.Queue, "memory_cap", s.opts.MemoryCap,
+		"time", s.opts.Limits.Time, "memory", s.opts.Limits.Memory)
+	errc := make(chan error, len(listeners))
+	var wg sync.WaitGroup
+	for _, l := range listeners {
+		wg.Go(func() {
+			if err := s.grpc.Serve(l); err != nil && !errors.Is(err, grpc.ErrServerStopped) {
+				errc <- fmt.Errorf("serve %s: %w", l.Addr(), err)
+				return
+			}
+			errc <- nil
+		})
+	}
+	var err error
+	select {
+	case <-ctx.Done():
+	case err = <-errc:
+	}
+	s.stop()
+	wg.Wait()
+	return err
+}
+
+// stop is the shutdown sequence of Serve.
+func (s *Server) stop() {
+	s.log.Info("stopping: cancelling jobs", "timeout", s.opts.ShutdownTimeout)
+	s.health.Shutdown()
+	s.jobs.close()
+	stopped := make(chan struct{})
+	go func() {
+		s.grpc.GracefulStop()
+		close(stopped)
+	}()
+	timer := time.NewTimer(s.opts.ShutdownTimeout)
+	defer timer.Stop()
+	select {
+	case <-stopped:
+		s.log.Info("stopped")
+	case <-timer.C:
+		s.log.Warn("graceful stop timed out; closing the remaining connections")
+		s.grpc.Stop()
+		<-stopped
+	}
+}

@@ -36,6 +36,8 @@ import (
 type Components interface {
 	// Heuristic resolves a heuristic; "" is the default.
 	Heuristic(ctx context.Context, name string) (*pluginhost.Heuristic, error)
+	// Deadlocks resolves a deadlock detector.
+	Deadlocks(ctx context.Context, name string) (*pluginhost.Deadlocks, error)
 	// Planner resolves a planner.
 	Planner(ctx context.Context, name string) (*pluginhost.Planner, error)
 	// List lists every component for ListComponents.

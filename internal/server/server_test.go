@@ -294,6 +294,8 @@ func TestSolveResults(t *testing.T) {
 	}{
 		{name: "small, proved optimal", req: &sokodv1.SolveRequest{Level: readFile(t, "testdata/small.xsb"),
 			Options: &sokodv1.SolveOptions{Objective: sokodv1.Objective_OBJECTIVE_PUSHES}}, want: sokodv1.Status_STATUS_SOLVED, foundBy: "matching"},
+		{name: "small, iterative deepening", req: &sokodv1.SolveRequest{Level: readFile(t, "testdata/small.xsb"),
+			Options: &sokodv1.SolveOptions{Objective: sokodv1.Objective_OBJECTIVE_PUSHES, Strategy: "ida"}}, want: sokodv1.Status_STATUS_SOLVED, foundBy: "matching"},
 		{name: "unsolvable", req: &sokodv1.SolveRequest{Level: "#######\n#.$ $ #\n#     #\n#@   .#\n#######\n"},
 			want: sokodv1.Status_STATUS_UNSOLVABLE, foundBy: "matching", reason: "no assignment"},
 		{name: "node limit", req: &sokodv1.SolveRequest{Level: warehouse, Options: &sokodv1.SolveOptions{NodeLimit: 10}},
@@ -393,6 +395,9 @@ func TestInvalidOptions(t *testing.T) {
 		{"tiny memory", &sokodv1.SolveOptions{MemoryLimitBytes: 1000}, "memory_limit_bytes: must be at least 16MiB"},
 		{"search share", &sokodv1.SolveOptions{SearchShare: 101}, "search_share: must be a percentage"},
 		{"objective", &sokodv1.SolveOptions{Objective: 7}, "objective: unknown objective 7"},
+		{"unknown strategy", &sokodv1.SolveOptions{Strategy: "dfs"}, `strategy: unknown strategy "dfs"`},
+		{"greedy for pushes", &sokodv1.SolveOptions{Strategy: "greedy", Objective: sokodv1.Objective_OBJECTIVE_PUSHES}, "strategy: greedy cannot prove"},
+		{"unknown deadlock detector", &sokodv1.SolveOptions{Deadlocks: []string{"magic"}}, `deadlocks: `},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -29,7 +29,9 @@ type service struct {
 // and components.
 type settings struct {
 	objective   engine.Objective
+	strategy    engine.Strategy
 	heuristic   *pluginhost.Heuristic
+	deadlocks   []solver.Deadlocks
 	planners    []solver.Planner
 	budget      solver.Budget
 	searchShare int
@@ -56,6 +58,14 @@ func (s *Server) resolve(ctx context.Context, o *sokodv1.SolveOptions) (settings
 	default:
 		return st, optionError("objective", "unknown objective %d", o.GetObjective())
 	}
+	strategy, err := engine.ParseStrategy(o.GetStrategy())
+	if err != nil {
+		return st, optionError("strategy", "%v", err)
+	}
+	if st.objective == engine.ObjectivePushes && strategy == engine.StrategyGreedy {
+		return st, optionError("strategy", "greedy cannot prove push-optimality; use it with objective any")
+	}
+	st.strategy = strategy
 	lim := s.opts.Limits
 	st.budget = solver.Budget{Time: lim.Time, Memory: lim.Memory, Nodes: lim.Nodes}
 	if o.TimeLimit != nil {
@@ -98,6 +108,13 @@ func (s *Server) resolve(ctx context.Context, o *sokodv1.SolveOptions) (settings
 		return st, optionError("heuristic", "%s is not admissible, so it cannot prove push-optimality; use it with objective any", h.Name)
 	}
 	st.heuristic = h
+	for _, name := range o.GetDeadlocks() {
+		d, err := s.opts.Components.Deadlocks(ctx, name)
+		if err != nil {
+			return st, optionError("deadlocks", "%v", err)
+		}
+		st.deadlocks = append(st.deadlocks, d)
+	}
 
 	names := s.opts.Planners
 	if o.UsePlanners != nil {
@@ -188,7 +205,7 @@ func (s *Server) run(ctx context.Context, j *job, level *sokoban.Level, st setti
 	done := make(chan outcome, 1)
 	go func() {
 		r, err := solver.Solve(ctx, solver.Request{
-			Level: level, Objective: st.objective, Heuristic: st.heuristic, Planners: st.planners,
+			Level: level, Objective: st.objective, Strategy: st.strategy, Heuristic: st.heuristic, Deadlocks: st.deadlocks, Planners: st.planners,
 			Budget: st.budget, SearchShare: st.searchShare, Clock: s.clock, OnEvent: onEvent,
 		})
 		done <- outcome{r, err}

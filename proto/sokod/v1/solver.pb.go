@@ -419,7 +419,15 @@ type SolveOptions struct {
 	// search_share is the percentage (1 to 100) of the time limit the
 	// exhaustive search gets when planners follow it; 0 means the daemon's
 	// fallback.search_share.
-	SearchShare   int32 `protobuf:"varint,8,opt,name=search_share,json=searchShare,proto3" json:"search_share,omitempty"`
+	SearchShare int32 `protobuf:"varint,8,opt,name=search_share,json=searchShare,proto3" json:"search_share,omitempty"`
+	// strategy is the exhaustive search's order: "best-first" (A* for
+	// OBJECTIVE_PUSHES, greedy and A* in turn for OBJECTIVE_ANY), "greedy"
+	// (OBJECTIVE_ANY only) or "ida" (iterative deepening A*: little memory,
+	// more time); "" means best-first.
+	Strategy string `protobuf:"bytes,9,opt,name=strategy,proto3" json:"strategy,omitempty"`
+	// deadlocks name deadlock detectors (plugins that compile to tables),
+	// applied on top of the engine's own tests.
+	Deadlocks     []string `protobuf:"bytes,10,rep,name=deadlocks,proto3" json:"deadlocks,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -508,6 +516,20 @@ func (x *SolveOptions) GetSearchShare() int32 {
 		return x.SearchShare
 	}
 	return 0
+}
+
+func (x *SolveOptions) GetStrategy() string {
+	if x != nil {
+		return x.Strategy
+	}
+	return ""
+}
+
+func (x *SolveOptions) GetDeadlocks() []string {
+	if x != nil {
+		return x.Deadlocks
+	}
+	return nil
 }
 
 // SolveResponse is one event of a Solve stream.
@@ -2708,7 +2730,7 @@ const file_sokod_v1_solver_proto_rawDesc = "" +
 	"\fSolveRequest\x12\x14\n" +
 	"\x05level\x18\x01 \x01(\tR\x05level\x12!\n" +
 	"\flevel_number\x18\x02 \x01(\x05R\vlevelNumber\x120\n" +
-	"\aoptions\x18\x03 \x01(\v2\x16.sokod.v1.SolveOptionsR\aoptions\"\xde\x02\n" +
+	"\aoptions\x18\x03 \x01(\v2\x16.sokod.v1.SolveOptionsR\aoptions\"\x98\x03\n" +
 	"\fSolveOptions\x121\n" +
 	"\tobjective\x18\x01 \x01(\x0e2\x13.sokod.v1.ObjectiveR\tobjective\x128\n" +
 	"\n" +
@@ -2719,7 +2741,10 @@ const file_sokod_v1_solver_proto_rawDesc = "" +
 	"\theuristic\x18\x05 \x01(\tR\theuristic\x12&\n" +
 	"\fuse_planners\x18\x06 \x01(\bH\x00R\vusePlanners\x88\x01\x01\x12\x1a\n" +
 	"\bplanners\x18\a \x03(\tR\bplanners\x12!\n" +
-	"\fsearch_share\x18\b \x01(\x05R\vsearchShareB\x0f\n" +
+	"\fsearch_share\x18\b \x01(\x05R\vsearchShare\x12\x1a\n" +
+	"\bstrategy\x18\t \x01(\tR\bstrategy\x12\x1c\n" +
+	"\tdeadlocks\x18\n" +
+	" \x03(\tR\tdeadlocksB\x0f\n" +
 	"\r_use_planners\"\xa8\x01\n" +
 	"\rSolveResponse\x120\n" +
 	"\baccepted\x18\x01 \x01(\v2\x12.sokod.v1.AcceptedH\x00R\baccepted\x120\n" +

@@ -22,7 +22,7 @@
 //	limits.time           1m0s    time budget of one solve
 //	limits.memory         1GiB    memory budget of one solve, at least 16MiB
 //	limits.nodes          0       node budget of one solve; 0 means unlimited
-//	fallback.planners     []      planners run in order when the exhaustive search gives up; [] means none
+//	fallback.planners     [fess packing]  planners run in order when the exhaustive search gives up; [] or [none] means none
 //	fallback.search_share 50      percent of limits.time the exhaustive search gets when planners follow
 //	server.max_jobs       0       solves running at once; 0 means the number of CPUs
 //	server.queue          16      solves waiting for a slot before new ones are refused
@@ -90,7 +90,8 @@ type Plugins struct {
 // Fallback is what a solve does when the exhaustive search gives up.
 type Fallback struct {
 	// Planners are component names, run in order with the time that is
-	// left; empty means no fall-back.
+	// left; empty, or the one name "none", means no fall-back. The
+	// default is the built-in planners, the stronger first.
 	Planners []string `mapstructure:"planners"`
 	// SearchShare is the percentage (1 to 100) of the time budget the
 	// exhaustive search gets when planners follow it.
@@ -154,7 +155,7 @@ func Default() *Config {
 	return &Config{
 		Plugins:  Plugins{StartTimeout: 10 * time.Second},
 		Limits:   Limits{Time: 60 * time.Second, Memory: GiB},
-		Fallback: Fallback{SearchShare: 50},
+		Fallback: Fallback{Planners: []string{"fess", "packing"}, SearchShare: 50},
 		Server:   Server{Queue: 16, ShutdownTimeout: 10 * time.Second},
 		Log:      Log{Level: "info", Format: "text"},
 	}

@@ -30,7 +30,10 @@ func ExampleLoad() {
 	fmt.Println(string(out))
 	// Output:
 	// {
-	//   "fallback.planners": [],
+	//   "fallback.planners": [
+	//     "fess",
+	//     "packing"
+	//   ],
 	//   "fallback.search_share": 50,
 	//   "limits.memory": "2GiB",
 	//   "limits.nodes": 0,

@@ -56,6 +56,8 @@ func commands() []command {
 		configCommand(),
 		versionCommand(),
 		pluginsCommand(),
+		serveCommand(),
+		statusCommand(),
 	}
 }
 

@@ -169,10 +169,15 @@ func solveCommand() command {
 			heuristic := fs.String("heuristic", builtin.DefaultHeuristic, "lower bound `name`: simple, greedy (any only), matching, or a plugin's (see sokod plugins list)")
 			deadlocks := fs.StringSlice("deadlock", nil, deadlockUsage)
 			strategy := fs.String("strategy", "best-first", strategyUsage)
+			remote := fs.String("remote", "", remoteUsage)
 			asJSON := fs.Bool("json", false, "print JSON: {file, level, title, status (solved|unsolvable|gave_up), reason, solution, moves, pushes, box_lines, box_changes, optimal, found_by, phase, nodes, stored, seconds, heuristic, objective, runs: [{phase, component, status, reason, nodes}]}")
 			return func(ctx context.Context, env *Env, args []string) error {
 				if err := argsBetween(args, 1, 1); err != nil {
 					return err
+				}
+				if *remote != "" {
+					return solveRemote(ctx, env, *remote, args[0], remoteSolveFlags{level: *level, objective: *objective,
+						strategy: *strategy, heuristic: *heuristic, deadlocks: *deadlocks, asJSON: *asJSON})
 				}
 				reg, _, closeRegistry := openRegistry(env)
 				defer closeRegistry()

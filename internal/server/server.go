@@ -80,6 +80,10 @@ type Options struct {
 	Clock func() time.Time
 }
 
+// handshakeTimeout bounds a new connection's handshake; clients on the
+// same host complete it in microseconds.
+const handshakeTimeout = 5 * time.Second
+
 // Server is the daemon's gRPC server: SolverService, health and reflection
 // on one grpc.Server that serves every listener.
 type Server struct {
@@ -119,7 +123,10 @@ func New(opts Options) (*Server, error) {
 		s.clock = time.Now
 	}
 	s.jobs = newJobs(opts.MaxJobs, opts.Queue, opts.MemoryCap, s.clock)
-	s.grpc = grpc.NewServer()
+	// A connection that has not completed its HTTP/2 handshake within
+	// handshakeTimeout is dropped: garbage written to the socket costs the
+	// daemon a goroutine for that long at most (grpc's default is 120s).
+	s.grpc = grpc.NewServer(grpc.ConnectionTimeout(handshakeTimeout))
 	sokodv1.RegisterSolverServiceServer(s.grpc, &service{s: s})
 	s.health = health.NewServer()
 	s.health.SetServingStatus("", healthpb.HealthCheckResponse_SERVING)

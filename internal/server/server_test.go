@@ -773,18 +773,44 @@ func TestGarbageDoesNotHurt(t *testing.T) {
 		{0, 1, 2, 3, 255, 254, 253, 0, 0, 0, 0, 0, 0, 0},
 		[]byte("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n\x00\x00\x04\x08\x00\x00\x00\x00\x00garbage frames"),
 	} {
-		c, err := net.Dial("unix", ts.path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, _ = c.Write(garbage)
-		_ = c.SetReadDeadline(time.Now().Add(2 * time.Second))
-		_, _ = io.Copy(io.Discard, c)
-		c.Close()
+		dropsGarbage(t, ts.path, garbage)
 	}
 	resp, err := ts.client.Verify(ctx, &sokodv1.VerifyRequest{Level: "#####\n#@$.#\n#####\n", Solution: "R"})
 	if err != nil || !resp.Valid {
 		t.Errorf("after garbage: %v, %v", resp, err)
+	}
+}
+
+// dropsGarbage writes garbage to the socket at path, ends its side, and
+// checks that the server drops the connection.
+func dropsGarbage(t *testing.T, path string, garbage []byte) {
+	t.Helper()
+	c, err := net.Dial("unix", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	_, _ = c.Write(garbage)
+	_ = c.(*net.UnixConn).CloseWrite()
+	// The deadline only guards against a hang.
+	_ = c.SetReadDeadline(time.Now().Add(testDeadline))
+	if _, err := io.Copy(io.Discard, c); errors.Is(err, os.ErrDeadlineExceeded) {
+		t.Errorf("garbage %q: the connection stayed open", garbage)
+	}
+}
+
+// TestSilentConnectionDropped: a client that connects and says nothing is
+// dropped after the handshake timeout.
+func TestSilentConnectionDropped(t *testing.T) {
+	ts := startServer(t, Options{})
+	c, err := net.Dial("unix", ts.path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	_ = c.SetReadDeadline(time.Now().Add(testDeadline))
+	if _, err := io.Copy(io.Discard, c); errors.Is(err, os.ErrDeadlineExceeded) {
+		t.Error("the silent connection stayed open")
 	}
 }
 

@@ -1,0 +1,390 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/pflag"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/types/known/durationpb"
+
+	"github.com/sokod/sokod/internal/engine"
+	"github.com/sokod/sokod/internal/solver"
+
+	sokodv1 "github.com/sokod/sokod/proto/sokod/v1"
+)
+
+// remoteUsage documents --remote.
+const remoteUsage = "solve on a running daemon at `address`: unix:///PATH, a socket path, or HOST:PORT"
+
+// cancelGrace is how long an interrupted remote solve waits for the
+// daemon's CANCELLED result before it closes the stream anyway.
+const cancelGrace = 5 * time.Second
+
+// grpcTarget turns a --remote address into a gRPC target: unix:///PATH
+// (or unix:PATH) as is, an absolute path as a Unix socket, anything else
+// as HOST:PORT.
+func grpcTarget(addr string) string {
+	if strings.HasPrefix(addr, "/") {
+		return "unix://" + addr
+	}
+	return addr
+}
+
+// dialDaemon returns a client of the daemon at addr. Nothing is sent
+// until the first call.
+func dialDaemon(addr string) (sokodv1.SolverServiceClient, func(), error) {
+	conn, err := grpc.NewClient(grpcTarget(addr), grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		return nil, nil, usagef("--remote %s: %v", addr, err)
+	}
+	return sokodv1.NewSolverServiceClient(conn), func() { _ = conn.Close() }, nil
+}
+
+// remoteError turns a call's failure into the CLI's error, with the exit
+// code the local command would have used.
+func remoteError(addr string, err error) error {
+	st, ok := status.FromError(err)
+	if !ok {
+		return err
+	}
+	switch st.Code() {
+	case codes.InvalidArgument:
+		// The daemon names the option first ("heuristic: ..."), as the
+		// local solve names its flag.
+		return usagef("--%s", st.Message())
+	case codes.Unavailable:
+		return fmt.Errorf("no daemon answers at %s: %s", addr, st.Message())
+	case codes.ResourceExhausted:
+		return fmt.Errorf("the daemon at %s is busy: %s", addr, st.Message())
+	case codes.Canceled:
+		return withCode(exitInterrupted, errors.New("interrupted"))
+	}
+	return fmt.Errorf("daemon at %s: %s: %s", addr, st.Code(), st.Message())
+}
+
+// remoteSolveFlags are the solve flags a remote solve sends.
+type remoteSolveFlags struct {
+	level                          int
+	objective, strategy, heuristic string
+	deadlocks                      []string
+	asJSON                         bool
+}
+
+// solveRemote is `sokod solve --remote`: it reads and checks the level
+// here, as the local solve does, sends it with the same options and budget
+// (the flags and this side's configuration: limits.*, fallback.*; the
+// daemon lowers a limit above its own), and prints the result exactly as
+// the local solve prints its own, with the same exit codes. An interrupt
+// asks the daemon to cancel the job and prints the cancelled result.
+func solveRemote(ctx context.Context, env *Env, addr, path string, f remoteSolveFlags) error {
+	obj, err := engine.ParseObjective(f.objective)
+	if err != nil {
+		return usagef("--objective: %v", err)
+	}
+	strategy, err := engine.ParseStrategy(f.strategy)
+	if err != nil {
+		return usagef("--strategy: %v", err)
+	}
+	if obj == engine.ObjectivePushes && strategy == engine.StrategyGreedy {
+		return usagef("--strategy greedy cannot prove push-optimality; use it with --objective any")
+	}
+	l, err := readLevel(env, path, f.level)
+	if err != nil {
+		return err
+	}
+	cfg := env.Config
+	opts := &sokodv1.SolveOptions{
+		Objective: sokodv1.Objective_OBJECTIVE_ANY, Strategy: f.strategy, Heuristic: f.heuristic, Deadlocks: f.deadlocks,
+		TimeLimit: durationpb.New(cfg.Limits.Time), MemoryLimitBytes: uint64(cfg.Limits.Memory), NodeLimit: cfg.Limits.Nodes,
+		SearchShare: int32(cfg.Fallback.SearchShare), UsePlanners: new(false),
+	}
+	if obj == engine.ObjectivePushes {
+		opts.Objective = sokodv1.Objective_OBJECTIVE_PUSHES
+	}
+	for _, p := range cfg.Fallback.Planners {
+		if p != "none" {
+			opts.Planners = append(opts.Planners, p)
+		}
+	}
+	if len(opts.Planners) > 0 {
+		opts.UsePlanners = new(true)
+	}
+
+	client, closeConn, err := dialDaemon(addr)
+	if err != nil {
+		return err
+	}
+	defer closeConn()
+	// The stream outlives an interrupt of ctx: the daemon is asked to
+	// cancel the job instead, so that its result still arrives.
+	sctx, stop := context.WithCancel(context.WithoutCancel(ctx))
+	defer stop()
+	start := env.Now()
+	// The level goes as its own text, so the daemon's title and board are
+	// the ones read here whatever the file held around it.
+	stream, err := client.Solve(sctx, &sokodv1.SolveRequest{Level: l.Text(), LevelNumber: 1, Options: opts})
+	if err != nil {
+		return remoteError(addr, err)
+	}
+	var (
+		mu    sync.Mutex
+		jobID string
+	)
+	go func() {
+		select {
+		case <-sctx.Done():
+			return
+		case <-ctx.Done():
+		}
+		mu.Lock()
+		id := jobID
+		mu.Unlock()
+		if id == "" {
+			stop()
+			return
+		}
+		cctx, cancel := context.WithTimeout(sctx, cancelGrace)
+		defer cancel()
+		if _, err := client.Cancel(cctx, &sokodv1.CancelRequest{JobId: id}); err != nil {
+			stop()
+			return
+		}
+		select {
+		case <-sctx.Done():
+		case <-time.After(cancelGrace):
+			stop()
+		}
+	}()
+
+	live := !f.asJSON && isTerminal(env.Stderr)
+	var res *sokodv1.Result
+	for res == nil {
+		resp, err := stream.Recv()
+		if err != nil {
+			if live {
+				fmt.Fprint(env.Stderr, "\r\033[K")
+			}
+			if errors.Is(err, io.EOF) {
+				return fmt.Errorf("daemon at %s: the stream ended without a result", addr)
+			}
+			return remoteError(addr, err)
+		}
+		switch e := resp.Event.(type) {
+		case *sokodv1.SolveResponse_Accepted:
+			mu.Lock()
+			jobID = e.Accepted.JobId
+			mu.Unlock()
+			env.Log.Debug("job accepted", "job", e.Accepted.JobId, "queue_position", e.Accepted.QueuePosition)
+		case *sokodv1.SolveResponse_Progress:
+			if live {
+				fmt.Fprintf(env.Stderr, "\r\033[K%s", progressLine(eventOf(e.Progress)))
+			}
+		case *sokodv1.SolveResponse_Result:
+			res = e.Result
+		}
+	}
+	if live {
+		fmt.Fprint(env.Stderr, "\r\033[K")
+	}
+	switch res.Status {
+	case sokodv1.Status_STATUS_INVALID_LEVEL:
+		return withCode(exitBadInput, errors.New(res.GetLevelError().GetMessage()))
+	case sokodv1.Status_STATUS_FAILED:
+		return fmt.Errorf("daemon at %s: %s", addr, res.Reason)
+	}
+	out := solveOutput{
+		File: path, Level: f.level, Title: l.Title, Status: statusName(res.Status), Reason: res.Reason,
+		Optimal: res.Optimal, FoundBy: res.FoundBy, Phase: string(phaseOf(res.FoundIn)),
+		Nodes: res.GetStats().GetNodes(), Stored: res.GetStats().GetStored(),
+		Seconds:   env.Now().Sub(start).Seconds(),
+		Heuristic: res.Heuristic, Objective: obj.String(), Runs: []solver.Run{},
+	}
+	for _, r := range res.Runs {
+		out.Runs = append(out.Runs, solver.Run{Phase: phaseOf(r.Phase), Component: r.Component, Status: r.Status, Reason: r.Reason,
+			Nodes: r.Nodes, Elapsed: r.GetElapsed().AsDuration()})
+	}
+	if res.Status == sokodv1.Status_STATUS_SOLVED {
+		m := res.GetMetrics()
+		out.Solution = res.Solution
+		out.Moves, out.Pushes, out.BoxLines, out.BoxChanges = int(m.GetMoves()), int(m.GetPushes()), int(m.GetBoxLines()), int(m.GetBoxChanges())
+	}
+	if f.asJSON {
+		if err := writeJSON(env.Stdout, out); err != nil {
+			return err
+		}
+	} else {
+		printSolve(env.Stdout, out)
+	}
+	switch res.Status {
+	case sokodv1.Status_STATUS_SOLVED:
+		return nil
+	case sokodv1.Status_STATUS_UNSOLVABLE:
+		return withCode(exitUnsolvable, errSilent)
+	case sokodv1.Status_STATUS_CANCELLED:
+		return withCode(exitInterrupted, errSilent)
+	}
+	return withCode(exitGaveUp, errSilent)
+}
+
+// statusName spells a result's status as solveOutput does; a cancelled job
+// gave up, as a cancelled local solve does.
+func statusName(s sokodv1.Status) string {
+	switch s {
+	case sokodv1.Status_STATUS_SOLVED:
+		return "solved"
+	case sokodv1.Status_STATUS_UNSOLVABLE:
+		return "unsolvable"
+	}
+	return "gave_up"
+}
+
+func phaseOf(p sokodv1.Phase) solver.Phase {
+	switch p {
+	case sokodv1.Phase_PHASE_SEARCH:
+		return solver.PhaseSearch
+	case sokodv1.Phase_PHASE_PLAN:
+		return solver.PhasePlan
+	}
+	return ""
+}
+
+// eventOf is a daemon's progress as the local solve's progress line takes it.
+func eventOf(p *sokodv1.Progress) solver.Event {
+	return solver.Event{Phase: phaseOf(p.Phase), Component: p.Component, Nodes: p.Nodes, Stored: p.Stored, Depth: int(p.Depth),
+		LowerBound: int(p.LowerBound), Memory: p.MemoryBytes, BoxesOnGoals: int(p.BoxesOnGoals), Elapsed: p.GetElapsed().AsDuration()}
+}
+
+// statusOutput is the "sokod status --json" document.
+type statusOutput struct {
+	// Address is the daemon's address as given or defaulted.
+	Address string `json:"address"`
+	// Jobs are the running jobs, then the queued ones in queue order.
+	Jobs []statusJob `json:"jobs"`
+	// MaxJobs, QueueCapacity, MemoryReserved and MemoryCap are the
+	// daemon's admission limits and state; MemoryCap 0 means no cap.
+	MaxJobs        int   `json:"max_jobs"`
+	QueueCapacity  int   `json:"queue_capacity"`
+	MemoryReserved int64 `json:"memory_reserved"`
+	MemoryCap      int64 `json:"memory_cap"`
+}
+
+// statusJob is one job of statusOutput.
+type statusJob struct {
+	ID string `json:"id"`
+	// State is "running" or "queued".
+	State     string `json:"state"`
+	Title     string `json:"title"`
+	Objective string `json:"objective"`
+	Heuristic string `json:"heuristic"`
+	// Memory is the job's memory budget in bytes.
+	Memory    int64      `json:"memory"`
+	Submitted time.Time  `json:"submitted"`
+	Started   *time.Time `json:"started,omitempty"`
+	// Phase, Component, Nodes and Seconds are the latest progress of a
+	// running job.
+	Phase     string  `json:"phase,omitempty"`
+	Component string  `json:"component,omitempty"`
+	Nodes     int64   `json:"nodes"`
+	Seconds   float64 `json:"seconds"`
+}
+
+func statusCommand() command {
+	return command{
+		name: "status",
+		args: "[--remote ADDRESS] [--json]",
+		summary: "List the running and queued jobs of a daemon, and its admission limits. The address\n" +
+			"defaults to the daemon's socket (listen.unix, else $XDG_RUNTIME_DIR/sokod.sock).",
+		setup: func(fs *pflag.FlagSet) runFunc {
+			remote := fs.String("remote", "", "daemon `address`: unix:///PATH, a socket path, or HOST:PORT (default the configured socket)")
+			asJSON := fs.Bool("json", false, "print JSON: {address, jobs: [{id, state, title, objective, heuristic, memory, submitted, started, phase, component, nodes, seconds}], max_jobs, queue_capacity, memory_reserved, memory_cap}")
+			return func(ctx context.Context, env *Env, args []string) error {
+				if err := argsBetween(args, 0, 0); err != nil {
+					return err
+				}
+				addr := *remote
+				if addr == "" {
+					addr = "unix://" + socketPath(env)
+				}
+				client, closeConn, err := dialDaemon(addr)
+				if err != nil {
+					return err
+				}
+				defer closeConn()
+				cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+				defer cancel()
+				resp, err := client.ListJobs(cctx, &sokodv1.ListJobsRequest{})
+				if err != nil {
+					return remoteError(addr, err)
+				}
+				out := statusOutput{Address: addr, Jobs: []statusJob{}, MaxJobs: int(resp.MaxJobs), QueueCapacity: int(resp.QueueCapacity),
+					MemoryReserved: resp.MemoryReservedBytes, MemoryCap: resp.MemoryCapBytes}
+				for _, j := range resp.Jobs {
+					sj := statusJob{ID: j.Id, State: "queued", Title: j.Title, Objective: objectiveName(j.Objective), Heuristic: j.Heuristic,
+						Memory: j.MemoryBytes, Submitted: j.GetSubmitted().AsTime()}
+					if j.State == sokodv1.JobState_JOB_STATE_RUNNING {
+						sj.State = "running"
+						started := j.GetStarted().AsTime()
+						sj.Started = &started
+						if p := j.GetProgress(); p != nil {
+							sj.Phase, sj.Component, sj.Nodes = string(phaseOf(p.Phase)), p.Component, p.Nodes
+							sj.Seconds = p.GetElapsed().AsDuration().Seconds()
+						}
+					}
+					out.Jobs = append(out.Jobs, sj)
+				}
+				if *asJSON {
+					return writeJSON(env.Stdout, out)
+				}
+				return printStatus(env.Stdout, out)
+			}
+		},
+	}
+}
+
+func objectiveName(o sokodv1.Objective) string {
+	if o == sokodv1.Objective_OBJECTIVE_PUSHES {
+		return engine.ObjectivePushes.String()
+	}
+	return engine.ObjectiveAny.String()
+}
+
+func printStatus(w io.Writer, o statusOutput) error {
+	running := 0
+	for _, j := range o.Jobs {
+		if j.State == "running" {
+			running++
+		}
+	}
+	capText := "no cap"
+	if o.MemoryCap > 0 {
+		capText = "cap " + bytesText(o.MemoryCap)
+	}
+	fmt.Fprintf(w, "%s: %d running (at most %d), %d queued (at most %d), memory %s reserved (%s)\n",
+		o.Address, running, o.MaxJobs, len(o.Jobs)-running, o.QueueCapacity, bytesText(o.MemoryReserved), capText)
+	if len(o.Jobs) == 0 {
+		return nil
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "JOB\tSTATE\tSECONDS\tNODES\tOBJECTIVE\tHEURISTIC\tMEMORY\tTITLE")
+	for _, j := range o.Jobs {
+		secs, nodes := "-", "-"
+		if j.State == "running" {
+			secs, nodes = fmt.Sprintf("%.1f", j.Seconds), count(j.Nodes)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", j.ID, j.State, secs, nodes, j.Objective, j.Heuristic, bytesText(j.Memory), dash(j.Title))
+	}
+	if err := tw.Flush(); err != nil {
+		return fmt.Errorf("write: %w", err)
+	}
+	return nil
+}

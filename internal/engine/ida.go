@@ -43,6 +43,9 @@ func (s *searcher) runIDA() (Status, string, uint32) {
 		s.finish()
 		root, _ := s.insertRoot()
 		s.nextThreshold = infCost
+		// The evaluator follows the last position it was synced to, deep
+		// in the previous iteration; child bounds need it at the root.
+		s.ev.sync(s.boxes, s.player)
 		goal, st, reason, end := s.dfs(root, 0, h0)
 		if end {
 			if st == Solved && s.objective == ObjectivePushes {

@@ -38,7 +38,7 @@ func TestMain(m *testing.M) {
 const warehouseSolution = "rrrrruulDrdLLuLDDrdLLruullluurrDullddrRurDDrdLuullluulDrdLulDDldRRlluulluurDldRRurDDldRuuururrruurrrDDDrdLulDDuuruulLulDDDullddrRurDDullluuuulDDDrdLulDDlulluuuurDDDldRurDD"
 
 // testDeadline bounds every test's calls so that a bug hangs nothing.
-const testDeadline = 60 * time.Second
+const testDeadline = 120 * time.Second
 
 func readFile(t *testing.T, path string) string {
 	t.Helper()
@@ -243,7 +243,10 @@ func TestSolveStreamsProgressAndAVerifiedSolution(t *testing.T) {
 	ts := startServer(t, Options{})
 	ctx := testContext(t)
 	text := readFile(t, "testdata/warehouse.xsb")
-	stream, err := ts.client.Solve(ctx, &sokodv1.SolveRequest{Level: text})
+	// The simple bound solves the warehouse in about half a second (more
+	// under the race detector): long enough for the search's own progress
+	// events, short enough for a unit test.
+	stream, err := ts.client.Solve(ctx, &sokodv1.SolveRequest{Level: text, Options: &sokodv1.SolveOptions{Heuristic: "simple"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -256,20 +259,25 @@ func TestSolveStreamsProgressAndAVerifiedSolution(t *testing.T) {
 	}
 	working := 0
 	for _, p := range ev.progress {
-		if p.Phase != sokodv1.Phase_PHASE_SEARCH || p.Component != "matching" {
-			t.Errorf("progress %v: want the matching search", p)
+		if p.Phase != sokodv1.Phase_PHASE_SEARCH || p.Component != "simple" {
+			t.Errorf("progress %v: want the search with the simple bound", p)
 		}
 		if p.Nodes > 0 {
 			working++
 		}
 	}
-	if working == 0 {
-		t.Errorf("%d progress events, none with work done", len(ev.progress))
+	// The first event comes as the job starts; the solver's own come every
+	// 250ms of solving, so a solve that took well over that has some.
+	if len(ev.progress) == 0 || ev.progress[0].Nodes != 0 {
+		t.Errorf("progress %v: want a first event as the job starts", ev.progress)
+	}
+	if el := ev.result.GetElapsed().AsDuration(); el > time.Second && working == 0 {
+		t.Errorf("%d progress events in %v, none with work done", len(ev.progress), el)
 	}
 	checkSolution(t, text, 1, ev.result)
 	r := ev.result
-	if r.JobId != ev.accepted.GetJobId() || r.Title != "warehouse" || r.FoundBy != "matching" || r.FoundIn != sokodv1.Phase_PHASE_SEARCH ||
-		r.Heuristic != "matching" || r.Objective != sokodv1.Objective_OBJECTIVE_ANY || r.Stats.GetNodes() == 0 || len(r.Runs) != 1 {
+	if r.JobId != ev.accepted.GetJobId() || r.Title != "warehouse" || r.FoundBy != "simple" || r.FoundIn != sokodv1.Phase_PHASE_SEARCH ||
+		r.Heuristic != "simple" || r.Objective != sokodv1.Objective_OBJECTIVE_ANY || r.Stats.GetNodes() == 0 || len(r.Runs) != 1 {
 		t.Errorf("result %v", r)
 	}
 	jobs, err := ts.client.ListJobs(ctx, &sokodv1.ListJobsRequest{})
@@ -850,5 +858,53 @@ func TestShutdownCancelsJobs(t *testing.T) {
 	}
 	if err := <-errc; err != nil {
 		t.Errorf("Serve: %v", err)
+	}
+}
+
+// TestServesUnixAndTCP: one server answers on both listeners.
+func TestServesUnixAndTCP(t *testing.T) {
+	srv, err := New(Options{Components: pluginhost.NewRegistry(nil, nil), Limits: Limits{Time: time.Minute, Memory: 64 << 20}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ul, err := ListenUnix(filepath.Join(socketDir(t), "s.sock"), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tl, err := ListenTCP("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(testContext(t))
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ctx, ul, tl) }()
+	for _, target := range []string{"unix://" + ul.Addr().String(), tl.Addr().String()} {
+		conn, err := grpc.NewClient(target, grpc.WithTransportCredentials(insecure.NewCredentials()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp, err := sokodv1.NewSolverServiceClient(conn).Verify(ctx, &sokodv1.VerifyRequest{Level: "#####\n#@$.#\n#####\n", Solution: "R"})
+		if err != nil || !resp.Valid {
+			t.Errorf("%s: %v, %v", target, resp, err)
+		}
+		conn.Close()
+	}
+	cancel()
+	if err := <-errc; err != nil {
+		t.Errorf("Serve: %v", err)
+	}
+}
+
+func TestNewRefusesBadOptions(t *testing.T) {
+	reg := pluginhost.NewRegistry(nil, nil)
+	for name, opts := range map[string]Options{
+		"no components":       {Limits: Limits{Time: time.Second, Memory: 1 << 30}},
+		"no time":             {Components: reg, Limits: Limits{Memory: 1 << 30}},
+		"no memory":           {Components: reg, Limits: Limits{Time: time.Second}},
+		"cap below one solve": {Components: reg, Limits: Limits{Time: time.Second, Memory: 1 << 30}, MemoryCap: 1 << 20},
+	} {
+		if _, err := New(opts); err == nil {
+			t.Errorf("%s: no error", name)
+		}
 	}
 }

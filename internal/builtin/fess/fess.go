@@ -129,8 +129,10 @@ type search struct {
 	cellOf map[uint64]int32
 	seq    uint32
 
-	// Scratch per expansion: the children's features.
+	// Scratch per expansion: the children's features, and whether each
+	// child is stored already.
 	childFeat []features
+	known     []bool
 }
 
 func newSearch(b *engine.Board, plan *packing.Plan, limit int) *search {
@@ -289,12 +291,21 @@ func (s *search) expand(run *macro.Run, id int32) (int32, string) {
 	player := s.pos.Player
 	ong := macro.OnGoals(b, s.pos.Boxes)
 	moves := s.gen.Generate(s.pos, nil)
+	// The children's features, for the children not stored yet: a known
+	// position is neither advised nor added again.
 	s.childFeat = s.childFeat[:0]
+	s.known = s.known[:0]
 	for i := range moves {
 		m := &moves[i]
-		s.pos.Apply(m)
-		s.childFeat = append(s.childFeat, s.measure())
-		s.pos.Undo(m, player)
+		known := s.store.Find(m.Hash) >= 0
+		s.known = append(s.known, known)
+		var f features
+		if !known {
+			s.pos.Apply(m)
+			f = s.measure()
+			s.pos.Undo(m, player)
+		}
+		s.childFeat = append(s.childFeat, f)
 	}
 	var advised [4]int
 	if phase == phaseAdvised {
@@ -302,6 +313,9 @@ func (s *search) expand(run *macro.Run, id int32) (int32, string) {
 		advised = [4]int{-1, -1, -1, -1}
 		var best [4]int
 		for i, f := range s.childFeat {
+			if s.known[i] {
+				continue
+			}
 			gains := [4]int{f.packed - parent.packed, parent.regions - f.regions, parent.doors - f.doors, parent.outOfPlan - f.outOfPlan}
 			for a, g := range gains {
 				if g > 0 && g > best[a] {
@@ -312,11 +326,11 @@ func (s *search) expand(run *macro.Run, id int32) (int32, string) {
 	}
 	for i := range moves {
 		m := &moves[i]
-		if phase == phaseAdvised && i != advised[0] && i != advised[1] && i != advised[2] && i != advised[3] {
+		if s.known[i] || phase == phaseAdvised && i != advised[0] && i != advised[1] && i != advised[2] && i != advised[3] {
 			continue
 		}
 		if s.store.Find(m.Hash) >= 0 {
-			continue
+			continue // two moves to one position: the first added it
 		}
 		cw := w
 		if phase == phaseRest {

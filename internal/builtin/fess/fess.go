@@ -58,7 +58,7 @@ func (Planner) Plan(ctx context.Context, req *sdk.PlanRequest, host sdk.Host, pr
 	}
 	run := macro.NewRun(ctx, req, progress)
 	plan := packing.Order(ctx, b)
-	s := newSearch(b, plan, macro.StoreLimit(req, len(b.StartBoxes)))
+	s := newSearch(b, plan, macro.StoreLimit(req, len(b.StartBoxes), nodeExtra))
 	id, reason := s.run(run)
 	if id < 0 {
 		return macro.GaveUp(run, fmt.Sprintf("%s (%d feature cells)", reason, len(s.cells))), nil
@@ -70,15 +70,20 @@ func (Planner) Plan(ctx context.Context, req *sdk.PlanRequest, host sdk.Host, pr
 	return res, nil
 }
 
+// nodeExtra is the memory a node takes beyond the store: its weight,
+// phase and features, and an entry in each of its cell's two open lists
+// per phase.
+const nodeExtra = 4 + 1 + 20 + 4*16
+
 // features is a position's projection onto the feature space, and the
 // distance that orders positions of equal weight within a cell.
 type features struct {
-	packed, regions, doors, outOfPlan int
+	packed, regions, doors, outOfPlan int32
 	// dist is the sum over the boxes of the push distance to the nearest
 	// goal. It is no feature: it breaks ties within a cell, where the
 	// paper leaves the order open, so that among equally advised
 	// positions the one nearer the goals goes first.
-	dist int
+	dist int32
 }
 
 // key packs the features into a cell key.
@@ -175,16 +180,16 @@ func doors(b *engine.Board) []bool {
 // flood marks.
 func (s *search) measure() features {
 	b := s.b
-	f := features{packed: s.plan.Advance(0, s.pos.BoxAt), regions: s.gen.Regions(s.pos)}
+	f := features{packed: int32(s.plan.Advance(0, s.pos.BoxAt)), regions: int32(s.gen.Regions(s.pos))}
 	for _, x := range s.pos.Boxes {
 		onGoal := b.GoalIndex[x] >= 0
 		if s.door[x] && !onGoal {
 			f.doors++
 		}
-		if onGoal && int(s.goalRank[x]) >= f.packed {
+		if onGoal && s.goalRank[x] >= f.packed {
 			f.outOfPlan++
 		}
-		f.dist += int(s.nearest[x])
+		f.dist += int32(s.nearest[x])
 	}
 	return f
 }
@@ -311,12 +316,12 @@ func (s *search) expand(run *macro.Run, id int32) (int32, string) {
 	if phase == phaseAdvised {
 		// Each advisor proposes the move that improves its feature most.
 		advised = [4]int{-1, -1, -1, -1}
-		var best [4]int
+		var best [4]int32
 		for i, f := range s.childFeat {
 			if s.known[i] {
 				continue
 			}
-			gains := [4]int{f.packed - parent.packed, parent.regions - f.regions, parent.doors - f.doors, parent.outOfPlan - f.outOfPlan}
+			gains := [4]int32{f.packed - parent.packed, parent.regions - f.regions, parent.doors - f.doors, parent.outOfPlan - f.outOfPlan}
 			for a, g := range gains {
 				if g > 0 && g > best[a] {
 					best[a], advised[a] = g, i

@@ -40,7 +40,7 @@ func (Planner) Plan(ctx context.Context, req *sdk.PlanRequest, host sdk.Host, pr
 	run := macro.NewRun(ctx, req, progress)
 	plan := Order(ctx, b)
 	run.Message = fmt.Sprintf("packing order of %d steps, %d parked, %d unordered", len(plan.Steps), plan.Parkings, plan.Unordered)
-	s := newSearch(b, plan, macro.StoreLimit(req, len(b.StartBoxes)))
+	s := newSearch(b, plan, macro.StoreLimit(req, len(b.StartBoxes), nodeExtra))
 	id, reason := s.run(run)
 	if id < 0 {
 		return macro.GaveUp(run, reason), nil
@@ -64,6 +64,10 @@ const outOfOrder = 8
 // beyond the first: boxes that cut the board into pockets tend to end in
 // deadlocks the macro search cannot see.
 const regionWeight = 10
+
+// nodeExtra is the memory a node takes beyond the store: its steps done,
+// boxes on goals and depth, and its open-list entry.
+const nodeExtra = 3*2 + 16
 
 // search is one forward search.
 type search struct {

@@ -86,13 +86,14 @@ func Board(req *sdk.PlanRequest) (*engine.Board, error) {
 }
 
 // StoreLimit returns how many nodes of a level with boxes boxes fit in the
-// request's memory budget.
-func StoreLimit(req *sdk.PlanRequest, boxes int) int {
+// request's memory budget, when the planner keeps extra bytes per node
+// besides the store (its own per-node data and open-list entries).
+func StoreLimit(req *sdk.PlanRequest, boxes int, extra int64) int {
 	mem := int64(min(req.Budget.MemoryBytes, 1<<40))
 	if mem == 0 {
 		mem = DefaultMemory
 	}
-	return int(max(mem/NodeBytes(boxes), 1024))
+	return int(max(mem/(NodeBytes(boxes)+extra), 1024))
 }
 
 // Finish rebuilds node id's moves, has the host verify them, and returns

@@ -57,7 +57,9 @@ func (Planner) Plan(ctx context.Context, req *sdk.PlanRequest, host sdk.Host, pr
 		return &sdk.PlanResult{Status: sdk.PlanUnsolvable, Reason: b.Impossible}, nil
 	}
 	run := macro.NewRun(ctx, req, progress)
-	plan := packing.Order(ctx, b)
+	octx, cancel := run.Context()
+	plan := packing.Order(octx, b)
+	cancel()
 	s := newSearch(b, plan, macro.StoreLimit(req, len(b.StartBoxes), nodeExtra))
 	id, reason := s.run(run)
 	if id < 0 {
@@ -301,6 +303,9 @@ func (s *search) expand(run *macro.Run, id int32) (int32, string) {
 	s.childFeat = s.childFeat[:0]
 	s.known = s.known[:0]
 	for i := range moves {
+		if i%256 == 255 && run.Expired() {
+			return -1, "" // the next Tick says why
+		}
 		m := &moves[i]
 		known := s.store.Find(m.Hash) >= 0
 		s.known = append(s.known, known)

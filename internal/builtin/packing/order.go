@@ -66,7 +66,8 @@ const maxParkTries = 12
 // box can then leave; a parked box may be parked again. Boxes that cannot
 // leave even so are packed first, in any order. The reverse search looks
 // at boxes only, not the player's exact square, and is run once per plan;
-// it allocates freely.
+// it allocates freely. Cancelling ctx cuts it short: the boxes not taken
+// off by then are packed first, in any order.
 func Order(ctx context.Context, b *engine.Board) *Plan {
 	r := newReverse(b)
 	occ := r.occ
@@ -86,6 +87,9 @@ func Order(ctx context.Context, b *engine.Board) *Plan {
 		r.playerRegion()
 		best, bestDist := -1, int(engine.Inf)
 		for i, q := range remaining {
+			if ctx.Err() != nil {
+				break
+			}
 			if d := r.outDistance(q); d < bestDist {
 				best, bestDist = i, d
 			}
@@ -101,7 +105,7 @@ func Order(ctx context.Context, b *engine.Board) *Plan {
 			break
 		}
 		parked := false
-		for i := 0; i < len(remaining) && !parked; i++ {
+		for i := 0; i < len(remaining) && !parked && ctx.Err() == nil; i++ {
 			q := remaining[i]
 			for _, p := range r.parkingSquares(q) {
 				occ[q], occ[p] = false, true

@@ -38,7 +38,9 @@ func (Planner) Plan(ctx context.Context, req *sdk.PlanRequest, host sdk.Host, pr
 		return &sdk.PlanResult{Status: sdk.PlanUnsolvable, Reason: b.Impossible}, nil
 	}
 	run := macro.NewRun(ctx, req, progress)
-	plan := Order(ctx, b)
+	octx, cancel := run.Context()
+	plan := Order(octx, b)
+	cancel()
 	run.Message = fmt.Sprintf("packing order of %d steps, %d parked, %d unordered", len(plan.Steps), plan.Parkings, plan.Unordered)
 	s := newSearch(b, plan, macro.StoreLimit(req, len(b.StartBoxes), nodeExtra))
 	id, reason := s.run(run)
@@ -163,6 +165,9 @@ func (s *search) run(run *macro.Run) (int32, string) {
 		player := s.pos.Player
 		moves := s.gen.Generate(s.pos, s.plan.Locked[k])
 		for i := range moves {
+			if i%256 == 255 && run.Expired() {
+				break // the next Tick says why
+			}
 			m := &moves[i]
 			if s.store.Find(m.Hash) >= 0 {
 				continue

@@ -65,12 +65,20 @@ func (r *Run) Tick() (stop bool, reason string) {
 	return false, ""
 }
 
-// Remaining returns the time left before the deadline, or 0 without one.
-func (r *Run) Remaining() time.Duration {
+// Expired reports whether the plan must stop now (cancelled or past its
+// deadline), without counting an expansion: for checks inside one
+// expansion, which on a board with hundreds of boxes takes a while.
+func (r *Run) Expired() bool {
+	return r.ctx.Err() != nil || !r.deadline.IsZero() && time.Now().After(r.deadline)
+}
+
+// Context returns the plan's context, ended also by the plan's deadline,
+// for the work a planner does before its search (the packing order).
+func (r *Run) Context() (context.Context, context.CancelFunc) {
 	if r.deadline.IsZero() {
-		return 0
+		return context.WithCancel(r.ctx)
 	}
-	return max(time.Until(r.deadline), time.Nanosecond)
+	return context.WithDeadline(r.ctx, r.deadline)
 }
 
 // Board analyses the request's level with the engine, keeping the host's

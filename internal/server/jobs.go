@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"errors"
-	"fmt"
 	"slices"
 	"strconv"
 	"sync"
@@ -249,9 +248,4 @@ func (m *jobs) idleChan() <-chan struct{} {
 		return c
 	}
 	return m.idle
-}
-
-// String describes the admission limits for logs.
-func (m *jobs) String() string {
-	return fmt.Sprintf("max_jobs=%d queue=%d memory_cap=%d", m.maxJobs, m.queueCap, m.memCap)
 }

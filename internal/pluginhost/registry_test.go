@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/sokod/sokod/internal/builtin"
 	"github.com/sokod/sokod/internal/engine"
 	"github.com/sokod/sokod/internal/pluginhost/enginetables"
 	"github.com/sokod/sokod/sdk"
@@ -44,8 +45,24 @@ func TestRegistryList(t *testing.T) {
 		{"plugin:matching", "heuristic", "sokod-plugin-matching", "ready", []sdk.Capability{tables, adm}},
 		{"simple", "heuristic", "built-in", "ready", []sdk.Capability{tables, adm}},
 	}
+	for _, p := range builtin.Planners() {
+		want = append(want, row{p.Name, "planner", "built-in", "ready", []sdk.Capability{}})
+	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("List (-want +got):\n%s", diff)
+	}
+}
+
+func TestRegistryPlanner(t *testing.T) {
+	r := NewRegistry(nil, nil)
+	for _, spec := range builtin.Planners() {
+		p, err := r.Planner(context.Background(), spec.Name)
+		if err != nil || p.Name != spec.Name || p.Source != SourceBuiltin || p.Planner == nil {
+			t.Errorf("%s: %+v, %v", spec.Name, p, err)
+		}
+	}
+	if _, err := r.Planner(context.Background(), "nothing"); err == nil || !strings.Contains(err.Error(), `unknown planner "nothing"`) {
+		t.Errorf("unknown planner: %v", err)
 	}
 }
 

@@ -87,25 +87,12 @@ func (s *searcher) dfs(r uint32, g, h int) (goal uint32, st Status, reason strin
 	base := len(s.idaStack)
 	player := s.player
 	for _, p := range moves {
-		s.generated++
 		i := int(s.boxAt[p.from])
 		to := s.nbr[int(p.from)*4+int(p.dir)]
-		s.doPush(i, p.dir)
-		if s.cnt != nil {
-			if k := s.cnt.violated(p.from, to, p.dir); k >= 0 {
-				s.cnt.pruned(s.cnt.owner[k])
-				s.tablePruned++
-				s.undoPush(p, player)
-				continue
-			}
-		}
-		if s.freezeDeadlock(to) {
-			s.frozenPruned++
-			s.undoPush(p, player)
+		key, ok := s.pushChild(i, p, to, player, gen, pnorm)
+		if !ok {
 			continue
 		}
-		norm := s.childNorm(p.from, to, p.dir, gen, pnorm)
-		key := hashKey(s.boxHash ^ s.zpl[norm])
 		s.undoPush(p, player)
 		ch, _ := s.ev.child(h, i, to, p.from, s.lazy)
 		if ch >= infCost {

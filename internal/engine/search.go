@@ -1199,30 +1199,12 @@ func (s *searcher) expand(r uint32, g int, hcur int) (Status, string, uint32) {
 	}
 	player := s.player
 	for _, p := range moves {
-		s.generated++
 		i := int(s.boxAt[p.from])
 		to := s.nbr[int(p.from)*4+int(p.dir)]
-		s.doPush(i, p.dir)
-		if s.cnt != nil {
-			if k := s.cnt.violated(p.from, to, p.dir); k >= 0 {
-				s.cnt.pruned(s.cnt.owner[k])
-				s.tablePruned++
-				s.undoPush(p, player)
-				continue
-			}
-		}
-		if s.freezeDeadlock(to) {
-			s.frozenPruned++
-			s.undoPush(p, player)
+		key, ok := s.pushChild(i, p, to, player, gen, pnorm)
+		if !ok {
 			continue
 		}
-		norm := s.childNorm(p.from, to, p.dir, gen, pnorm)
-		if s.verifyNorm {
-			if full := s.childReach(p.from); full != norm {
-				panic(fmt.Sprintf("engine: childNorm %d, full search %d", norm, full))
-			}
-		}
-		key := hashKey(s.boxHash ^ s.zpl[norm])
 		slot, found := s.tt.find(key)
 		if found {
 			c := &s.tt.slots[slot]
@@ -1269,6 +1251,36 @@ func (s *searcher) expand(r uint32, g int, hcur int) (Status, string, uint32) {
 		}
 	}
 	return GaveUp, "", 0
+}
+
+// pushChild makes push p of box i (to square to) from the expanded
+// position, whose player stands on player and whose region is stamped gen
+// with normalised square pnorm. It returns the child's table key with the
+// push applied, or ok false, the push taken back, when a deadlock test
+// prunes the child. A* and IDA* share it.
+func (s *searcher) pushChild(i int, p push, to, player uint16, gen uint32, pnorm uint16) (key uint64, ok bool) {
+	s.generated++
+	s.doPush(i, p.dir)
+	if s.cnt != nil {
+		if k := s.cnt.violated(p.from, to, p.dir); k >= 0 {
+			s.cnt.pruned(s.cnt.owner[k])
+			s.tablePruned++
+			s.undoPush(p, player)
+			return 0, false
+		}
+	}
+	if s.freezeDeadlock(to) {
+		s.frozenPruned++
+		s.undoPush(p, player)
+		return 0, false
+	}
+	norm := s.childNorm(p.from, to, p.dir, gen, pnorm)
+	if s.verifyNorm {
+		if full := s.childReach(p.from); full != norm {
+			panic(fmt.Sprintf("engine: childNorm %d, full search %d", norm, full))
+		}
+	}
+	return hashKey(s.boxHash ^ s.zpl[norm]), true
 }
 
 // childBound returns the bound a child is queued with: its bound, or when

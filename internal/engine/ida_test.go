@@ -65,24 +65,17 @@ func TestIDAAgainstOracle(t *testing.T) {
 	}
 }
 
-// TestIDASmallTable: IDA* needs a table for one iteration only, and a full
-// one ends the search as gave up, never as a wrong answer.
+// TestIDASmallTable: a table too small for one iteration ends IDA* as
+// gave up for memory, never with a wrong answer.
 func TestIDASmallTable(t *testing.T) {
 	l := loadCollection(t, "testdata/bench.xsb")[0]
 	b := mustAnalyze(t, l)
 	r, err := Solve(context.Background(), b, Options{Objective: ObjectivePushes, Strategy: StrategyIDA,
-		Heuristic: testHeuristic(b, RuleMatching), Budget: Budget{Memory: 1 << 20, Nodes: 200_000}})
+		Heuristic: testHeuristic(b, RuleMatching), Budget: Budget{Memory: 64 << 10}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	switch r.Status {
-	case Solved:
-		checkSolution(t, l, r)
-	case GaveUp:
-		if r.Reason != ReasonMemory && r.Reason != ReasonNodes {
-			t.Errorf("gave up for %q", r.Reason)
-		}
-	default:
-		t.Errorf("got %v (%s) on a solvable level", r.Status, r.Reason)
+	if r.Status != GaveUp || r.Reason != ReasonMemory {
+		t.Errorf("got %v (%s), want gave up for memory", r.Status, r.Reason)
 	}
 }

@@ -151,7 +151,11 @@ func (g *Gen) fenceDead(player uint16, gen uint32, goalInside bool) bool {
 		for _, x := range mini.Boxes {
 			onGoals = onGoals && b.GoalIndex[x] >= 0
 		}
-		if onGoals && !goalInside {
+		// Settled: every fence box on a goal. An empty goal inside still
+		// needs a box, but once a fence box has left its square (any
+		// state but the first) a box this test removed may come in
+		// through the gap, so only the first state must open.
+		if onGoals && (!goalInside || head > 0) {
 			return false
 		}
 		pg := bump(&c.pgen, c.prev)

@@ -129,6 +129,10 @@ func TestCorralDeadlock(t *testing.T) {
 		// A corral the player gets into by pushing the middle box up
 		// twice.
 		{"opens", "######\n#.  .#\n#.   #\n#$$$##\n#  @ #\n######\n", false},
+		// A goal in a dead-end pocket, fenced by the one box that fills
+		// it: pushing the box in settles the corral though the player
+		// never gets in.
+		{"filled pocket", "######\n#.$ @#\n######\n", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

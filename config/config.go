@@ -24,6 +24,7 @@
 //	limits.nodes          0       node budget of one solve; 0 means unlimited
 //	fallback.planners     [fess packing]  planners run in order when the exhaustive search gives up; [] or [none] means none
 //	fallback.search_share 50      percent of limits.time the exhaustive search gets when planners follow
+//	fallback.portfolio    false   run the planners beside the exhaustive search (two cores), not after it
 //	server.max_jobs       0       solves running at once; 0 means the number of CPUs
 //	server.queue          16      solves waiting for a slot before new ones are refused
 //	server.memory_cap     0       total memory of running solves; 0 means no cap beyond limits.memory per job
@@ -96,6 +97,11 @@ type Fallback struct {
 	// SearchShare is the percentage (1 to 100) of the time budget the
 	// exhaustive search gets when planners follow it.
 	SearchShare int `mapstructure:"search_share"`
+	// Portfolio runs the planners beside the exhaustive search, each with
+	// the whole time budget and half the memory, the first to settle the
+	// level stopping the other. A solve then keeps two cores busy;
+	// SearchShare is unused.
+	Portfolio bool `mapstructure:"portfolio"`
 }
 
 // Checksums returns the sha256 pins by plugin name. Validate has checked

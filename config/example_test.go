@@ -34,6 +34,7 @@ func ExampleLoad() {
 	//     "fess",
 	//     "packing"
 	//   ],
+	//   "fallback.portfolio": false,
 	//   "fallback.search_share": 50,
 	//   "limits.memory": "2GiB",
 	//   "limits.nodes": 0,

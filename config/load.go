@@ -46,11 +46,12 @@ var flagKeys = [...]struct{ flag, key string }{
 	{"plugin-dir", "plugins.dirs"},
 	{"planners", "fallback.planners"},
 	{"search-share", "fallback.search_share"},
+	{"portfolio", "fallback.portfolio"},
 }
 
 // RegisterFlags defines on fs the flags that Load reads from
 // LoadOptions.Flags: --config, --log-level, --log-format, --time, --memory,
-// --nodes, --plugin-dir (repeatable), --planners and --search-share. Their zero defaults never override
+// --nodes, --plugin-dir (repeatable), --planners, --search-share and --portfolio. Their zero defaults never override
 // anything: only a flag the user sets overrides the file and environment.
 func RegisterFlags(fs *pflag.FlagSet) {
 	fs.String("config", "", "config `file` (.yaml, .yml, .toml or .json); default $"+ConfigEnv)
@@ -62,6 +63,7 @@ func RegisterFlags(fs *pflag.FlagSet) {
 	fs.StringArray("plugin-dir", nil, "plugin `directory`, searched in order; repeatable (replaces plugins.dirs)")
 	fs.StringSlice("planners", nil, "planner `names`, comma-separated, run in order when the exhaustive search gives up; \"none\" for none (replaces fallback.planners)")
 	fs.Int("search-share", 0, "`percent` of --time the exhaustive search gets when planners follow (default 50)")
+	fs.Bool("portfolio", false, "run the planners beside the exhaustive search (two cores) instead of after it")
 }
 
 // fileType returns the viper config type for a file extension (without
@@ -287,10 +289,32 @@ func decode(dst reflect.Value, raw any) error {
 			return err
 		}
 		dst.SetUint(n)
+	case reflect.Bool:
+		v, err := toBool(raw)
+		if err != nil {
+			return err
+		}
+		dst.SetBool(v)
 	default:
 		panic("config: no decoder for " + dst.Type().String()) // a new field type needs a case here
 	}
 	return nil
+}
+
+// toBool takes a bool from a file, or true/false text (as strconv reads
+// it: 1, t, TRUE, ...) from the environment or a flag.
+func toBool(raw any) (bool, error) {
+	switch v := raw.(type) {
+	case bool:
+		return v, nil
+	case string:
+		b, err := strconv.ParseBool(strings.TrimSpace(v))
+		if err != nil {
+			return false, errors.New("must be true or false")
+		}
+		return b, nil
+	}
+	return false, errors.New("must be true or false")
 }
 
 func toString(raw any) (string, error) {

@@ -57,6 +57,7 @@ type solveSettings struct {
 	deadlocks   []solver.Deadlocks
 	planners    []solver.Planner
 	searchShare int
+	portfolio   bool
 	time        time.Duration // 0: no limit
 	memory      int64
 	nodes       int64
@@ -64,7 +65,7 @@ type solveSettings struct {
 
 // settingsFromFlags reads the command's own flags and the budget and
 // fall-back from the configuration (limits.*, fallback.*, which the global
-// --time, --memory, --nodes, --planners and --search-share flags set). The
+// --time, --memory, --nodes, --planners, --search-share and --portfolio flags set). The
 // components are resolved in reg, built-in or plugin; a plugin is started
 // here.
 func settingsFromFlags(ctx context.Context, env *Env, reg *pluginhost.Registry, objective, strategy, heuristic string, deadlocks []string) (solveSettings, error) {
@@ -105,6 +106,7 @@ func settingsFromFlags(ctx context.Context, env *Env, reg *pluginhost.Registry, 
 	}
 	s.objective, s.heuristic = obj, h
 	s.searchShare = env.Config.Fallback.SearchShare
+	s.portfolio = env.Config.Fallback.Portfolio
 	s.time = env.Config.Limits.Time
 	s.memory = int64(env.Config.Limits.Memory)
 	s.nodes = int64(env.Config.Limits.Nodes)
@@ -116,7 +118,7 @@ func settingsFromFlags(ctx context.Context, env *Env, reg *pluginhost.Registry, 
 // gave up are results.
 func solveLevel(ctx context.Context, env *Env, l *sokoban.Level, s solveSettings, ws *engine.Workspace, onEvent func(solver.Event)) (*solver.Result, error) {
 	r, err := solver.Solve(ctx, solver.Request{
-		Level: l, Objective: s.objective, Strategy: s.strategy, Heuristic: s.heuristic, Deadlocks: s.deadlocks, Planners: s.planners, SearchShare: s.searchShare,
+		Level: l, Objective: s.objective, Strategy: s.strategy, Heuristic: s.heuristic, Deadlocks: s.deadlocks, Planners: s.planners, SearchShare: s.searchShare, Portfolio: s.portfolio,
 		Budget:    solver.Budget{Time: s.time, Memory: s.memory, Nodes: s.nodes},
 		Workspace: ws, Clock: env.Now, OnEvent: onEvent,
 	})

@@ -65,6 +65,9 @@ type Options struct {
 	Planners []string
 	// SearchShare is fallback.search_share; 0 means the solver's default.
 	SearchShare int
+	// Portfolio is fallback.portfolio: planners run beside the search, so
+	// a job keeps two cores busy.
+	Portfolio bool
 	// MaxJobs is how many solves run at once; 0 means runtime.NumCPU().
 	MaxJobs int
 	// Queue is how many solves may wait for a slot.

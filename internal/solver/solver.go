@@ -1,15 +1,18 @@
 // Package solver runs one solve end to end, the same way for `sokod solve`,
 // `sokod bench` and the daemon: board analysis, the heuristic compiled once,
 // the exhaustive search under its share of the budget, then, when the search
-// gives up, the planners in order with the time that is left. Every solution
-// it returns has been replayed by the sokoban verifier here, whoever found
-// it.
+// gives up, the planners in order with the time that is left. In portfolio
+// mode the search and the planners run side by side instead, each on its own
+// core with the whole time budget, and the first to settle the level wins.
+// Every solution it returns has been replayed by the sokoban verifier here,
+// whoever found it.
 package solver
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/sokod/sokod/internal/engine"
@@ -77,12 +80,18 @@ type Request struct {
 	// exhaustive search may use when Planners is not empty; 0 means
 	// DefaultSearchShare.
 	SearchShare int
+	// Portfolio runs the planners beside the exhaustive search instead of
+	// after it: both get the whole time budget and half the memory each,
+	// and the first verified solution (or the search's proof that there is
+	// none) stops the other. It takes two cores; SearchShare is unused.
+	Portfolio bool
 	// Workspace, when set, holds the search's table (see engine.Workspace).
 	Workspace *engine.Workspace
 	// Clock is the injected clock; nil means time.Now.
 	Clock func() time.Time
-	// OnEvent, when set, receives progress about four times a second from
-	// the solving goroutine. It must be quick.
+	// OnEvent, when set, receives progress about four times a second. It
+	// must be quick. Calls never overlap, though in portfolio mode they
+	// come from two goroutines.
 	OnEvent func(Event)
 }
 
@@ -191,24 +200,141 @@ func Solve(ctx context.Context, req Request) (*Result, error) {
 	res := &Result{Heuristic: h.Name, Objective: req.Objective}
 	defer func() { res.Elapsed = clock().Sub(start) }()
 
-	sr, err := search(ctx, b, h, ds, req, clock, start, deadline)
+	if len(req.Planners) > 0 && req.Portfolio {
+		if err := portfolio(ctx, b, h, ds, req, res, clock, start, deadline); err != nil {
+			return nil, err
+		}
+		return res, nil
+	}
+	share := req.SearchShare
+	if share <= 0 || share > 100 {
+		share = DefaultSearchShare
+	}
+	if len(req.Planners) == 0 {
+		share = 100
+	}
+	sr, err := search(ctx, b, h, ds, req, req.Budget.Memory, share, clock, start, deadline)
 	if err != nil {
 		return nil, err
 	}
+	res.addSearch(sr, h.Name)
+	if sr.Status != engine.GaveUp || len(req.Planners) == 0 || ctx.Err() != nil {
+		return res, nil
+	}
+	pr := runPlanners(ctx, b, req, max(req.Budget.Memory, 0), clock, start, deadline)
+	res.addPlans(ctx, pr, sr.Reason)
+	return res, nil
+}
+
+// addSearch records the exhaustive search's run, and its result as the
+// solve's.
+func (res *Result) addSearch(sr *engine.Result, name string) {
 	res.Search = sr.Stats
-	res.Runs = append(res.Runs, Run{Phase: PhaseSearch, Component: h.Name, Status: StatusName(sr.Status), Reason: sr.Reason,
+	res.Runs = append(res.Runs, Run{Phase: PhaseSearch, Component: name, Status: StatusName(sr.Status), Reason: sr.Reason,
 		Nodes: sr.Stats.Nodes, Elapsed: sr.Stats.Elapsed})
 	res.Status, res.Reason = sr.Status, sr.Reason
 	if sr.Status != engine.GaveUp {
 		if sr.Status == engine.Solved {
 			res.Solution, res.Metrics, res.Optimal = sr.Solution, sr.Metrics, sr.Optimal
 		}
-		res.FoundBy, res.FoundIn = h.Name, PhaseSearch
-		return res, nil
+		res.FoundBy, res.FoundIn = name, PhaseSearch
 	}
-	if len(req.Planners) == 0 || ctx.Err() != nil {
-		return res, nil
+}
+
+// addPlans records the planners' runs after a search that gave up for
+// searchReason, and their solution as the solve's.
+func (res *Result) addPlans(ctx context.Context, pr plans, searchReason string) {
+	res.Runs = append(res.Runs, pr.runs...)
+	switch {
+	case pr.by != "":
+		res.Status, res.Reason = engine.Solved, ""
+		res.Solution, res.Metrics = pr.sol, pr.metrics
+		res.FoundBy, res.FoundIn = pr.by, PhasePlan
+	case ctx.Err() != nil:
+		res.Reason = engine.ReasonCancelled
+	case len(pr.runs) > 0:
+		res.Reason = fmt.Sprintf("%s; planners did not solve it either", searchReason)
 	}
+}
+
+// portfolio runs the search and the planners side by side, each with the
+// whole time budget and half the memory, until one settles the level or
+// both give up, and records both in res. The search wins a tie: its
+// solution may be proved optimal.
+func portfolio(ctx context.Context, b *engine.Board, h *engine.Heuristic, ds []*engine.Deadlocks, req Request, res *Result, clock func() time.Time, start, deadline time.Time) error {
+	if req.OnEvent != nil {
+		var mu sync.Mutex
+		onEvent := req.OnEvent
+		req.OnEvent = func(e Event) {
+			mu.Lock()
+			defer mu.Unlock()
+			onEvent(e)
+		}
+	}
+	memory := req.Budget.Memory
+	if memory <= 0 {
+		memory = engine.DefaultMemory
+	}
+	// The first to settle the level stops the other through stop.
+	sctx, stop := context.WithCancel(ctx)
+	defer stop()
+	type searched struct {
+		r   *engine.Result
+		err error
+	}
+	searchDone := make(chan searched, 1)
+	plansDone := make(chan plans, 1)
+	go func() {
+		r, err := search(sctx, b, h, ds, req, memory/2, 100, clock, start, deadline)
+		if err != nil || r.Status != engine.GaveUp {
+			stop()
+		}
+		searchDone <- searched{r, err}
+	}()
+	go func() {
+		pr := runPlanners(sctx, b, req, memory-memory/2, clock, start, deadline)
+		if pr.by != "" {
+			stop()
+		}
+		plansDone <- pr
+	}()
+	sr, pr := <-searchDone, <-plansDone
+	if sr.err != nil {
+		return sr.err
+	}
+	if sr.r.Status != engine.GaveUp {
+		// Planner runs the search's result stopped say so, not "cancelled".
+		for k := range pr.runs {
+			if pr.runs[k].Reason == engine.ReasonCancelled && ctx.Err() == nil {
+				pr.runs[k].Reason = "stopped: the search settled the level"
+			}
+		}
+		pr.by = ""
+		res.addSearch(sr.r, h.Name)
+		res.Runs = append(res.Runs, pr.runs...)
+		return nil
+	}
+	if pr.by != "" && sr.r.Reason == engine.ReasonCancelled && ctx.Err() == nil {
+		sr.r.Reason = "stopped: " + pr.by + " solved the level"
+	}
+	res.addSearch(sr.r, h.Name)
+	res.addPlans(ctx, pr, sr.r.Reason)
+	return nil
+}
+
+// plans is what the planners did: their runs, and the verified solution
+// of the one that solved the level (by its name, or "" when none did).
+type plans struct {
+	runs    []Run
+	by      string
+	sol     sokoban.Solution
+	metrics sokoban.Metrics
+}
+
+// runPlanners runs req.Planners in order, each with the time left before
+// deadline and memory bytes, until one returns a verified solution.
+func runPlanners(ctx context.Context, b *engine.Board, req Request, memory int64, clock func() time.Time, start, deadline time.Time) plans {
+	var pr plans
 	level := enginetables.LevelOf(b)
 	host := pluginhost.NewBoardHost(b, clock)
 	for _, p := range req.Planners {
@@ -221,26 +347,19 @@ func Solve(ctx context.Context, req Request) (*Result, error) {
 				break
 			}
 		}
-		run, sol, m := plan(ctx, p, level, host, req, left, clock, start)
-		res.Runs = append(res.Runs, run)
+		run, sol, m := plan(ctx, p, level, host, req, memory, left, clock, start)
+		pr.runs = append(pr.runs, run)
 		if run.Status == "solved" {
-			res.Status, res.Reason = engine.Solved, ""
-			res.Solution, res.Metrics = sol, m
-			res.FoundBy, res.FoundIn = p.Name, PhasePlan
-			return res, nil
+			pr.by, pr.sol, pr.metrics = p.Name, sol, m
+			break
 		}
 	}
-	if ctx.Err() != nil {
-		res.Reason = engine.ReasonCancelled
-	} else if len(res.Runs) > 1 {
-		res.Reason = fmt.Sprintf("%s; planners did not solve it either", sr.Reason)
-	}
-	return res, nil
+	return pr
 }
 
-// search runs the exhaustive search under its share of the budget.
-func search(ctx context.Context, b *engine.Board, h *engine.Heuristic, ds []*engine.Deadlocks, req Request, clock func() time.Time, start, deadline time.Time) (*engine.Result, error) {
-	memory := req.Budget.Memory
+// search runs the exhaustive search with memory bytes (0: the default)
+// until share percent of the time budget is spent.
+func search(ctx context.Context, b *engine.Board, h *engine.Heuristic, ds []*engine.Deadlocks, req Request, memory int64, share int, clock func() time.Time, start, deadline time.Time) (*engine.Result, error) {
 	if memory <= 0 {
 		memory = engine.DefaultMemory
 	}
@@ -257,11 +376,7 @@ func search(ctx context.Context, b *engine.Board, h *engine.Heuristic, ds []*eng
 	}
 	if !deadline.IsZero() {
 		opts.Budget.Deadline = deadline
-		if len(req.Planners) > 0 {
-			share := req.SearchShare
-			if share <= 0 || share > 100 {
-				share = DefaultSearchShare
-			}
+		if share < 100 {
 			opts.Budget.Deadline = start.Add(req.Budget.Time * time.Duration(share) / 100)
 		}
 	}
@@ -280,7 +395,7 @@ func search(ctx context.Context, b *engine.Board, h *engine.Heuristic, ds []*eng
 
 // plan runs one planner with the time left (0: no limit) and verifies its
 // solution. A planner that fails costs this run only.
-func plan(ctx context.Context, p Planner, level *sdk.Level, host sdk.Host, req Request, left time.Duration, clock func() time.Time, start time.Time) (Run, sokoban.Solution, sokoban.Metrics) {
+func plan(ctx context.Context, p Planner, level *sdk.Level, host sdk.Host, req Request, memory int64, left time.Duration, clock func() time.Time, start time.Time) (Run, sokoban.Solution, sokoban.Metrics) {
 	began := clock()
 	run := Run{Phase: PhasePlan, Component: p.Name}
 	var nodes int64
@@ -302,7 +417,7 @@ func plan(ctx context.Context, p Planner, level *sdk.Level, host sdk.Host, req R
 		pctx, cancel = context.WithTimeout(ctx, left+planGrace)
 		defer cancel()
 	}
-	budget := sdk.Budget{Time: left, MemoryBytes: uint64(max(req.Budget.Memory, 0))}
+	budget := sdk.Budget{Time: left, MemoryBytes: uint64(memory)}
 	pr, err := p.Planner.Plan(pctx, &sdk.PlanRequest{Level: level, Budget: budget}, host, progress)
 	run.Elapsed, run.Nodes = clock().Sub(began), nodes
 	switch {

@@ -49,7 +49,7 @@ func solution(t *testing.T, text string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := engine.Solve(context.Background(), b, engine.Options{Heuristic: builtin.Matching(b), Budget: engine.Budget{Memory: 8 << 20}})
+	r, err := engine.Solve(context.Background(), b, engine.Options{Objective: engine.ObjectiveAny, Heuristic: builtin.Matching(b), Budget: engine.Budget{Memory: 64 << 20}})
 	if err != nil || r.Status != engine.Solved {
 		t.Fatalf("engine: %v %v", r.Status, err)
 	}
@@ -69,6 +69,8 @@ type fakePlanner struct {
 	err    error
 	calls  *[]string
 	budget *time.Duration
+	// wait makes Plan block until its context ends.
+	wait bool
 }
 
 func (f fakePlanner) Plan(ctx context.Context, req *sdk.PlanRequest, host sdk.Host, progress func(sdk.PlanProgress)) (*sdk.PlanResult, error) {
@@ -77,6 +79,10 @@ func (f fakePlanner) Plan(ctx context.Context, req *sdk.PlanRequest, host sdk.Ho
 		*f.budget = req.Budget.Time
 	}
 	progress(sdk.PlanProgress{Nodes: 7, BoxesOnGoals: 1})
+	if f.wait {
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}
 	return f.result, f.err
 }
 
@@ -272,5 +278,144 @@ func TestEventsNameTheComponent(t *testing.T) {
 	}
 	if last := events[len(events)-1]; last.Phase != PhasePlan || last.Nodes != 7 || last.BoxesOnGoals != 1 {
 		t.Errorf("last event %+v, want the planner's progress", last)
+	}
+}
+
+// blind is an admissible bound that knows only dead squares: every other
+// cost is 0, so a pushes search on it is breadth-first and slow on any
+// level of some size.
+type blind struct{}
+
+func (blind) Prepare(_ context.Context, b *engine.Board) (*engine.Heuristic, error) {
+	h := builtin.Simple(b)
+	h.Name, h.RegionCosts = "blind", nil
+	for i, c := range h.Costs {
+		if c != engine.Inf {
+			h.Costs[i] = 0
+		}
+	}
+	return h, nil
+}
+
+// openRoom takes the matching search a moment and the blind one far
+// longer than its planner.
+const openRoom = `
+##############
+#            #
+#  $  $  $   #
+#            #
+#   $   $    #
+#            #
+#           @#
+#..  ####    #
+#... #  #    #
+######  ######
+`
+
+func TestPortfolio(t *testing.T) {
+	gaveUp := &sdk.PlanResult{Status: sdk.PlanGaveUp, Reason: "no idea"}
+	tests := []struct {
+		name    string
+		level   string
+		nodes   int64
+		planner fakePlanner
+		// heuristic is the search's, matching when nil.
+		heuristic Heuristic
+		want      []Run // Elapsed and Nodes ignored
+		status    engine.Status
+		foundBy   string
+	}{
+		{
+			// The search could run for minutes; the planner's solution
+			// stops it.
+			name: "planner solves during the search", level: openRoom, heuristic: blind{},
+			planner: fakePlanner{name: "p", result: solved(solution(t, openRoom))},
+			want: []Run{
+				{Phase: PhaseSearch, Component: "blind", Status: "gave_up", Reason: "stopped: p solved the level"},
+				{Phase: PhasePlan, Component: "p", Status: "solved"},
+			},
+			status: engine.Solved, foundBy: "p",
+		},
+		{
+			name: "search solves, planner stopped", level: twoBoxes,
+			planner: fakePlanner{name: "p", wait: true},
+			want: []Run{
+				{Phase: PhaseSearch, Component: "matching", Status: "solved"},
+				{Phase: PhasePlan, Component: "p", Status: "gave_up", Reason: "stopped: the search settled the level"},
+			},
+			status: engine.Solved, foundBy: "matching",
+		},
+		{
+			name: "search proves unsolvable, planner stopped", level: unsolvable,
+			planner: fakePlanner{name: "p", wait: true},
+			want: []Run{
+				{Phase: PhaseSearch, Component: "matching", Status: "unsolvable", Reason: "the box at column 2, row 2 can never reach a goal"},
+				{Phase: PhasePlan, Component: "p", Status: "gave_up", Reason: "stopped: the search settled the level"},
+			},
+			status: engine.Unsolvable, foundBy: "matching",
+		},
+		{
+			name: "both give up", level: twoBoxes, nodes: 1,
+			planner: fakePlanner{name: "p", result: gaveUp},
+			want: []Run{
+				{Phase: PhaseSearch, Component: "matching", Status: "gave_up", Reason: "node limit"},
+				{Phase: PhasePlan, Component: "p", Status: "gave_up", Reason: "no idea"},
+			},
+			status: engine.GaveUp,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var calls []string
+			var budget time.Duration
+			tt.planner.calls, tt.planner.budget = &calls, &budget
+			// Events come from two goroutines; the race detector checks
+			// that Solve serialises them.
+			var events []Event
+			const limit = time.Minute
+			if tt.heuristic == nil {
+				tt.heuristic = matching{}
+			}
+			l := level(t, tt.level)
+			res, err := Solve(context.Background(), Request{
+				Level: l, Objective: engine.ObjectivePushes, Heuristic: tt.heuristic, Portfolio: true,
+				Planners: []Planner{{Name: tt.planner.name, Planner: tt.planner}},
+				Budget:   Budget{Nodes: tt.nodes, Memory: 64 << 20, Time: limit},
+				OnEvent:  func(e Event) { events = append(events, e) },
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := append([]Run(nil), res.Runs...)
+			for i := range got {
+				got[i].Elapsed, got[i].Nodes = 0, 0
+			}
+			want := tt.want
+			plannerRan := len(got) > 1
+			if tt.foundBy == "matching" && !plannerRan {
+				// The search settled the level before the planner's
+				// goroutine began: it never runs, which is as good.
+				want = want[:1]
+			}
+			if d := cmp.Diff(want, got); d != "" {
+				t.Errorf("runs (-want +got):\n%s", d)
+			}
+			if res.Status != tt.status || res.FoundBy != tt.foundBy {
+				t.Errorf("status %v found by %q, want %v by %q", res.Status, res.FoundBy, tt.status, tt.foundBy)
+			}
+			if res.Status == engine.Solved {
+				if m, err := sokoban.Replay(l, res.Solution); err != nil || !m.Solved {
+					t.Errorf("solution %s: replay %+v, %v", res.Solution, m, err)
+				}
+			}
+			// Side by side, the planner is not left the search's
+			// leftovers: it starts with (almost) the whole budget.
+			if plannerRan && budget < limit-5*time.Second {
+				t.Errorf("planner budget %v, want about %v", budget, limit)
+			}
+			if plannerRan && len(events) == 0 {
+				t.Error("no progress events")
+			}
+		})
 	}
 }

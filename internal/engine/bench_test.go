@@ -115,7 +115,7 @@ func benchLowerBound(b *testing.B, rule Rule) {
 	for b.Loop() {
 		m := mvs[k%len(mvs)]
 		k++
-		s.ev.child(cur, m.i, m.to, s.boxes[m.i], false)
+		s.ev.child(cur, m.i, m.to, s.boxes[m.i], 1, false)
 	}
 }
 

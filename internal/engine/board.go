@@ -91,6 +91,9 @@ type Board struct {
 	disc         []int32
 	regLo, regHi []int32
 	regLbl       []uint8
+	// slide[sq] has bit d set when sq is a tunnel square for a push in
+	// direction d (see tunnel.go).
+	slide []uint8
 }
 
 // MaxRegionDist bounds the size of Board.RegionDist (32 MiB); no board of
@@ -101,7 +104,7 @@ const MaxRegionDist = 1 << 24
 func (b *Board) Bytes() int64 {
 	n := int64(b.Squares + 1)
 	return int64(len(b.Dist)+len(b.RegionDist)+len(b.Nbr))*2 + int64(len(b.SquareOf)+len(b.Cell))*4 +
-		n*(2+1+16) + int64(len(b.sideComp)+len(b.regLbl)) + int64(len(b.disc)+len(b.regLo)+len(b.regHi))*4
+		n*(2+1+16) + int64(len(b.sideComp)+len(b.slide)+len(b.regLbl)) + int64(len(b.disc)+len(b.regLo)+len(b.regHi))*4
 }
 
 // Regions is the number of region labels around a square: 0-3 for regions
@@ -238,6 +241,7 @@ func Analyze(l *sokoban.Level) (*Board, error) {
 		b.Dead[sq] = dead
 	}
 	b.Dead[n] = true
+	b.computeSlide()
 	if b.Impossible == "" {
 		for _, s := range b.StartBoxes {
 			if b.Dead[s] {

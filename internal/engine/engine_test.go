@@ -176,6 +176,84 @@ func randomLevel(rng *rand.Rand) string {
 	return sb.String()
 }
 
+// tunnelLevel builds two random rooms joined by a corridor walled on both
+// sides, one to four squares long, along a row or (transposed) a column.
+// Sometimes a second corridor makes a loop, whose corridor squares are no
+// tunnel squares. Boxes, goals (sometimes in a corridor) and the player go
+// on random floor squares, as in randomLevel.
+func tunnelLevel(rng *rand.Rand) string {
+	wa, ha := 2+rng.IntN(3), 2+rng.IntN(3)
+	wb, hb := 2+rng.IntN(3), 2+rng.IntN(3)
+	length := 1 + rng.IntN(4)
+	w, h := wa+length+wb+2, max(ha, hb)+2
+	grid := make([][]byte, h)
+	for y := range grid {
+		grid[y] = []byte(strings.Repeat("#", w))
+	}
+	carve := func(x0, y0, x1, y1 int) {
+		for y := y0; y <= y1; y++ {
+			for x := x0; x <= x1; x++ {
+				grid[y][x] = ' '
+			}
+		}
+	}
+	carve(1, 1, wa, ha)
+	carve(wa+length+1, 1, wa+length+wb, hb)
+	rows := min(ha, hb)
+	y := 1 + rng.IntN(rows)
+	carve(wa+1, y, wa+length, y)
+	if rows > 1 && rng.IntN(4) == 0 {
+		y2 := 1 + rng.IntN(rows)
+		carve(wa+1, y2, wa+length, y2)
+	}
+	if rng.IntN(2) == 0 { // transpose
+		t := make([][]byte, w)
+		for x := range t {
+			t[x] = make([]byte, h)
+			for y := range t[x] {
+				t[x][y] = grid[y][x]
+			}
+		}
+		grid = t
+	}
+	var floor [][2]int
+	for y, row := range grid {
+		for x, c := range row {
+			if c == ' ' {
+				floor = append(floor, [2]int{x, y})
+			}
+		}
+	}
+	rng.Shuffle(len(floor), func(i, j int) { floor[i], floor[j] = floor[j], floor[i] })
+	boxes := 1 + rng.IntN(3)
+	if len(floor) < boxes*2+1 {
+		return ""
+	}
+	p := floor[0]
+	grid[p[1]][p[0]] = '@'
+	for k := 0; k < boxes; k++ {
+		b := floor[1+k]
+		grid[b[1]][b[0]] = '$'
+	}
+	for k := 0; k < boxes; k++ {
+		g := floor[1+boxes+k]
+		if grid[g[1]][g[0]] == '@' {
+			grid[g[1]][g[0]] = '+'
+		} else {
+			grid[g[1]][g[0]] = '.'
+		}
+	}
+	if rng.IntN(4) != 0 {
+		scramble(rng, grid, 1+rng.IntN(60))
+	}
+	var sb strings.Builder
+	for _, row := range grid {
+		sb.Write(row)
+		sb.WriteByte('\n')
+	}
+	return sb.String()
+}
+
 // scramble makes a level solvable by construction: it puts every box on a
 // goal and then lets the player pull boxes at random, so the pushes back
 // solve it.
@@ -273,9 +351,12 @@ func TestRandomLevelsAgainstOracle(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	tried, unsolvable := 0, 0
-	corrals, reopened := int64(0), int64(0)
+	corrals, reopened, macros := int64(0), int64(0), int64(0)
 	for tried < n {
 		src := randomLevel(rng)
+		if tried%2 == 1 {
+			src = tunnelLevel(rng) // every other level: rooms and a tunnel
+		}
 		if src == "" {
 			continue
 		}
@@ -299,11 +380,13 @@ func TestRandomLevelsAgainstOracle(t *testing.T) {
 			}
 			corrals += r.Stats.Corrals
 			reopened += r.Stats.Reopened
-			// Without region costs (and without corral pruning).
+			macros += r.Stats.Macros
+			// Without region costs (and without corral pruning or tunnel
+			// macros).
 			// The matching rule here also defers every child bound the dual
 			// potentials leave open to the child's pop, as on big boards.
 			r, err := Solve(context.Background(), b, Options{Objective: ObjectivePushes, Heuristic: plainHeuristic(b, rule),
-				Budget: Budget{Memory: 4 << 20}, NoCorralPruning: true, lazyBound: true})
+				Budget: Budget{Memory: 4 << 20}, NoCorralPruning: true, NoTunnelMacros: true, lazyBound: true})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -337,9 +420,12 @@ func TestRandomLevelsAgainstOracle(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d random levels, %d unsolvable; %d expansions restricted by a PI-corral", tried, unsolvable, corrals)
+	t.Logf("%d random levels, %d unsolvable; %d expansions restricted by a PI-corral, %d tunnel macros", tried, unsolvable, corrals, macros)
 	if corrals == 0 {
 		t.Error("no PI-corral pruning happened; the test does not exercise it")
+	}
+	if macros == 0 {
+		t.Error("no tunnel macro happened; the test does not exercise them")
 	}
 	if reopened != 0 {
 		t.Errorf("%d states re-opened: the region-aware bounds should be consistent", reopened)

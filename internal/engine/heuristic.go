@@ -222,10 +222,11 @@ func (e *evaluator) sync(boxes []uint16, player uint16) int {
 const lazyRepairBoxes = 64
 
 // child returns the bound of the current position with box i pushed to
-// square to from square from (where the player then stands), given the
-// current position's bound cur, without changing the current position.
-// The other boxes keep their rows: the player moves between two adjacent
-// squares, neither of them another box, so it stays in the same region
+// square to by pushes pushes in a line (one, or a tunnel macro's), the
+// player then on square from, given the current position's bound cur,
+// without changing the current position. The other boxes keep their rows:
+// the player walks to the box and behind it along its line over free
+// squares, none of them another box's, so it stays in the same region
 // around every other box.
 //
 // exact is false when the bound returned is only a lower bound on the
@@ -234,7 +235,7 @@ const lazyRepairBoxes = 64
 // is set), where the child is costed by the dual potentials instead of
 // a repair: the search then queues the child with the lower bound and
 // evaluates it exactly when it is popped, which keeps A* admissible.
-func (e *evaluator) child(cur int, i int, to, from uint16, lazy bool) (h int, exact bool) {
+func (e *evaluator) child(cur int, i int, to, from uint16, pushes int, lazy bool) (h int, exact bool) {
 	nr := e.row(to, from)
 	switch e.rule {
 	case RuleMatching:
@@ -246,8 +247,8 @@ func (e *evaluator) child(cur int, i int, to, from uint16, lazy bool) (h int, ex
 			return lb, true
 		}
 		if lazy || e.n > e.lazyAbove {
-			if e.monotone && lb < cur-1 {
-				lb = cur - 1
+			if e.monotone && lb < cur-pushes {
+				lb = cur - pushes
 			}
 			return lb, false
 		}

@@ -19,10 +19,11 @@ package engine
 // before the search descends into any of them (the reachability stamps and
 // the evaluator then belong to the descendants).
 type idaChild struct {
-	p   push
-	key uint64
-	h   int32
-	box int16
+	p    push
+	key  uint64
+	h    int32
+	box  int16
+	last uint16 // where the player stands after p
 }
 
 // runIDA runs the whole IDA* search. It returns like run.
@@ -76,10 +77,6 @@ func (s *searcher) dfs(r uint32, g, h int) (goal uint32, st Status, reason strin
 	if g > s.maxDepth {
 		s.maxDepth = g
 	}
-	cg := g + 1
-	if cg > 0xFFFE {
-		return 0, GaveUp, ReasonMemory, true
-	}
 	s.renewGens()
 	pnorm := s.reach(s.player)
 	gen := s.gen
@@ -89,17 +86,18 @@ func (s *searcher) dfs(r uint32, g, h int) (goal uint32, st Status, reason strin
 	for _, p := range moves {
 		i := int(s.boxAt[p.from])
 		to := s.nbr[int(p.from)*4+int(p.dir)]
-		key, ok := s.pushChild(i, p, to, player, gen, pnorm)
+		key, p, to, ok := s.pushChild(i, p, to, player, gen, pnorm)
 		if !ok {
 			continue
 		}
+		last := s.player
 		s.undoPush(p, player)
-		ch, _ := s.ev.child(h, i, to, p.from, s.lazy)
+		ch, _ := s.ev.child(h, i, to, last, 1+int(p.more), s.lazy)
 		if ch >= infCost {
 			s.matchPruned++
 			continue
 		}
-		s.idaStack = append(s.idaStack, idaChild{p: p, key: key, h: int32(ch), box: int16(i)})
+		s.idaStack = append(s.idaStack, idaChild{p: p, key: key, h: int32(ch), box: int16(i), last: last})
 	}
 	children := s.idaStack[base:]
 	// Most promising first: the smallest bound, which under objective any
@@ -111,6 +109,11 @@ func (s *searcher) dfs(r uint32, g, h int) (goal uint32, st Status, reason strin
 	}
 	for k := range children {
 		c := s.idaStack[base+k] // the stack may move as descendants grow it
+		cg := g + 1 + int(c.p.more)
+		if cg > 0xFFFE {
+			s.idaStack = s.idaStack[:base]
+			return 0, GaveUp, ReasonMemory, true
+		}
 		if f := cg + int(c.h); f > s.threshold {
 			s.nextThreshold = min(s.nextThreshold, f)
 			continue
@@ -122,15 +125,15 @@ func (s *searcher) dfs(r uint32, g, h int) (goal uint32, st Status, reason strin
 				s.duplicates++
 				continue
 			}
-			rec.relink(r, uint16(cg), c.p.from, c.p.dir)
+			rec.relink(r, uint16(cg), c.last, c.p.dir)
 		} else {
 			if s.tt.full() {
 				s.idaStack = s.idaStack[:base]
 				return 0, GaveUp, ReasonMemory, true
 			}
-			s.tt.insert(slot, c.key, r, uint16(cg), c.p.from, c.p.dir)
+			s.tt.insert(slot, c.key, r, uint16(cg), c.last, c.p.dir)
 		}
-		s.doPush(int(c.box), c.p.dir)
+		s.doMove(int(c.box), c.p)
 		ch := s.ev.sync(s.boxes, s.player)
 		if f := cg + ch; ch < infCost && f <= s.threshold {
 			goal, st, reason, end = s.dfs(uint32(slot), cg, ch)

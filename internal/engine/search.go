@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/sokod/sokod/sokoban"
@@ -129,6 +130,9 @@ type Options struct {
 	// NoCorralPruning turns PI-corral pruning off (see corral.go); it is on
 	// by default and keeps completeness and push-optimality.
 	NoCorralPruning bool
+	// NoTunnelMacros turns tunnel macros off (see tunnel.go); they are on
+	// by default and keep completeness and push-optimality.
+	NoTunnelMacros bool
 	// Deadlocks are compiled deadlock detectors applied per push, on top
 	// of the engine's own dead squares, freeze and corral tests.
 	Deadlocks []*Deadlocks
@@ -236,6 +240,9 @@ type Stats struct {
 	CorralDead int64 // expansions with a PI-corral and no push: deadlocks
 	MaxDepth   int   // deepest state expanded, in pushes
 	InitialLB  int   // lower bound of the start position
+	// Macros counts children made by a tunnel macro, MacroPushes the pushes
+	// those macros added after the first.
+	Macros, MacroPushes int64
 	// MemoryReserved is the size of the table and open-list slabs (the
 	// budget, rounded down); MemoryUsed is the part this search touched
 	// (table pages, open-list entries at their peak).
@@ -345,6 +352,7 @@ func Solve(ctx context.Context, b *Board, opts Options) (*Result, error) {
 	res.Stats.Tables = s.tablePruned
 	res.Stats.Corrals = s.corrals
 	res.Stats.CorralDead = s.corralDead
+	res.Stats.Macros, res.Stats.MacroPushes = s.macros, s.macroPushes
 	res.Stats.MaxDepth = s.maxDepth
 	res.Stats.InitialLB = s.initialLB
 	res.Stats.MemoryUsed = s.tt.bytesTouched() + int64(s.pool.peak)*openEntryBytes
@@ -379,11 +387,13 @@ func (s *searcher) finish() {
 	s.pathRec = s.pathRec[:0]
 }
 
-// push is one push of a search path: the box's square before the push and
-// the direction.
+// push is one move of a search path: the box's square before the push, the
+// direction, and how many more pushes a tunnel macro (tunnel.go) adds in
+// the same direction.
 type push struct {
 	from uint16
 	dir  uint8
+	more uint8
 }
 
 // searcher holds the state of one search; everything the hot path touches is
@@ -444,6 +454,10 @@ type searcher struct {
 	cscratch      []push   // its available inward pushes
 	cmoves        []push   // those of the best corral so far
 
+	// tunnel macros (tunnel.go)
+	tunnels bool
+	slide   []uint8
+
 	// compiled deadlock detectors (Options.Deadlocks), nil without
 	cnt  *counters
 	dead []bool // the board's dead squares, and the detectors' when cnt is set
@@ -467,6 +481,7 @@ type searcher struct {
 	deferred                               int64
 	frozenPruned, matchPruned, tablePruned int64
 	corrals, corralDead                    int64
+	macros, macroPushes                    int64
 	maxDepth, initialLB                    int
 	proofHolds                             bool
 	done                                   <-chan struct{}
@@ -509,6 +524,7 @@ func newSearcher(b *Board, h *Heuristic, opts Options, ws *Workspace) *searcher 
 	s.fstack = make([]uint16, 0, len(b.StartBoxes)+1)
 	s.moves = make([]push, 0, 4*len(b.StartBoxes))
 	s.corralPruning = !opts.NoCorralPruning
+	s.tunnels, s.slide = !opts.NoTunnelMacros, b.slide
 	s.cmark = make([]uint32, n+1)
 	s.kbox = make([]uint16, 0, len(b.StartBoxes))
 	s.cscratch = make([]push, 0, 4*len(b.StartBoxes))
@@ -815,11 +831,9 @@ func (s *searcher) initRing() {
 	}
 }
 
-// doPush moves box i from its square one step in direction dir; the player
-// ends on the box's old square. It keeps the hash and the goal count.
-func (s *searcher) doPush(i int, dir uint8) {
-	from := s.boxes[i]
-	to := s.nbr[int(from)*4+int(dir)]
+// moveBox moves box i from square from to square to, keeping the hash, the
+// goal count and the deadlock counters; the player does not move.
+func (s *searcher) moveBox(i int, from, to uint16) {
 	s.boxAt[from] = -1
 	s.boxAt[to] = int16(i)
 	s.boxes[i] = to
@@ -834,27 +848,28 @@ func (s *searcher) doPush(i int, dir uint8) {
 		s.cnt.place(from, -1)
 		s.cnt.place(to, 1)
 	}
+}
+
+// doPush moves box i from its square one step in direction dir; the player
+// ends on the box's old square.
+func (s *searcher) doPush(i int, dir uint8) {
+	from := s.boxes[i]
+	s.moveBox(i, from, s.nbr[int(from)*4+int(dir)])
 	s.player = from
 }
 
-// undoPush takes back the push of the box now beyond from in direction dir.
+// doMove makes push p of box i with its tunnel pushes (p.more).
+func (s *searcher) doMove(i int, p push) {
+	last, end := s.span(p)
+	s.moveBox(i, p.from, end)
+	s.player = last
+}
+
+// undoPush takes back push p, tunnel pushes included: the box goes back to
+// p.from and the player to player.
 func (s *searcher) undoPush(p push, player uint16) {
-	to := s.nbr[int(p.from)*4+int(p.dir)]
-	i := s.boxAt[to]
-	s.boxAt[to] = -1
-	s.boxAt[p.from] = i
-	s.boxes[i] = p.from
-	s.boxHash ^= s.zbox[p.from] ^ s.zbox[to]
-	if s.goals[to] >= 0 {
-		s.onGoal--
-	}
-	if s.goals[p.from] >= 0 {
-		s.onGoal++
-	}
-	if s.cnt != nil {
-		s.cnt.place(to, -1)
-		s.cnt.place(p.from, 1)
-	}
+	_, to := s.span(p)
+	s.moveBox(int(s.boxAt[to]), to, p.from)
 	s.player = player
 }
 
@@ -885,7 +900,7 @@ func (s *searcher) goTo(r uint32) {
 		s.clearOnPath(s.pathRec[last])
 		prev := s.b.StartPlayer
 		if last >= 2 {
-			prev = s.pathPush[last-1].from
+			prev, _ = s.span(s.pathPush[last-1])
 		}
 		s.undoPush(s.pathPush[last], prev)
 		s.pathRec = s.pathRec[:last]
@@ -894,24 +909,41 @@ func (s *searcher) goTo(r uint32) {
 	for j := len(s.rebuild) - 1; j >= 0; j-- {
 		x := s.rebuild[j]
 		rec := &s.tt.slots[x]
-		p := push{from: rec.from, dir: rec.dir()}
-		s.doPush(int(s.boxAt[p.from]), p.dir)
+		p := s.macroStart(rec.from, rec.dir())
+		s.doMove(int(s.boxAt[p.from]), p)
 		s.pathRec = append(s.pathRec, x)
 		s.pathPush = append(s.pathPush, p)
 		s.setOnPath(x)
 	}
 }
 
-// pushPath returns the pushes from the root to record r along parent links.
+// pushPath returns the pushes from the root to record r along parent
+// links, one per push: a record holds the last push of a tunnel macro, and
+// the pushes before it are found by replaying the path on a plain
+// occupancy grid and walking back from that push to the box.
 func (s *searcher) pushPath(r uint32) []push {
 	var rev []push
 	for x := r; s.tt.slots[x].parent != noRecord; x = s.tt.slots[x].parent {
 		rec := &s.tt.slots[x]
 		rev = append(rev, push{from: rec.from, dir: rec.dir()})
 	}
-	out := make([]push, len(rev))
-	for i := range rev {
-		out[i] = rev[len(rev)-1-i]
+	occupied := make([]bool, s.b.Squares+1)
+	for _, sq := range s.b.StartBoxes {
+		occupied[sq] = true
+	}
+	out := make([]push, 0, len(rev))
+	for i := len(rev) - 1; i >= 0; i-- {
+		last, dir := rev[i].from, rev[i].dir
+		start := len(out)
+		sq := last
+		for !occupied[sq] && sq != s.wall {
+			out = append(out, push{from: sq, dir: dir})
+			sq = s.nbr[int(sq)*4+int(dir^2)]
+		}
+		out = append(out, push{from: sq, dir: dir})
+		slices.Reverse(out[start:])
+		occupied[sq] = false
+		occupied[s.nbr[int(last)*4+int(dir)]] = true
 	}
 	return out
 }
@@ -1193,18 +1225,21 @@ func (s *searcher) expand(r uint32, g int, hcur int) (Status, string, uint32) {
 	moves := s.genMoves(gen)
 	astar := s.objective == ObjectivePushes
 	n := len(s.boxes)
-	cg := g + 1
-	if cg > 0xFFFE {
-		return GaveUp, ReasonMemory, 0 // g no longer fits a record
-	}
 	player := s.player
 	for _, p := range moves {
 		i := int(s.boxAt[p.from])
 		to := s.nbr[int(p.from)*4+int(p.dir)]
-		key, ok := s.pushChild(i, p, to, player, gen, pnorm)
+		key, p, to, ok := s.pushChild(i, p, to, player, gen, pnorm)
 		if !ok {
 			continue
 		}
+		cg := g + 1 + int(p.more)
+		if cg > 0xFFFE {
+			s.undoPush(p, player)
+			return GaveUp, ReasonMemory, 0 // g no longer fits a record
+		}
+		last := s.player
+		solved := s.onGoal == n
 		slot, found := s.tt.find(key)
 		if found {
 			c := &s.tt.slots[slot]
@@ -1215,7 +1250,7 @@ func (s *searcher) expand(r uint32, g int, hcur int) (Status, string, uint32) {
 			}
 			// A cheaper path to a known state.
 			wasClosed := c.closed()
-			c.relink(r, uint16(cg), p.from, p.dir)
+			c.relink(r, uint16(cg), last, p.dir)
 			if wasClosed && !astar {
 				// Greedy search keeps the shorter path but does not expand
 				// the state again.
@@ -1223,7 +1258,7 @@ func (s *searcher) expand(r uint32, g int, hcur int) (Status, string, uint32) {
 				continue
 			}
 			s.undoPush(p, player)
-			h := s.childBound(hcur, i, to, p.from)
+			h := s.childBound(hcur, i, to, last, p)
 			if wasClosed {
 				c.setOpen()
 				s.reopened++
@@ -1234,7 +1269,7 @@ func (s *searcher) expand(r uint32, g int, hcur int) (Status, string, uint32) {
 			continue
 		}
 		s.undoPush(p, player)
-		h := s.childBound(hcur, i, to, p.from)
+		h := s.childBound(hcur, i, to, last, p)
 		if h >= infCost {
 			s.matchPruned++
 			continue
@@ -1242,8 +1277,8 @@ func (s *searcher) expand(r uint32, g int, hcur int) (Status, string, uint32) {
 		if s.tt.full() {
 			return GaveUp, ReasonMemory, 0
 		}
-		s.tt.insert(slot, key, r, uint16(cg), p.from, p.dir)
-		if !astar && s.onGoalAfter(p, to) == n {
+		s.tt.insert(slot, key, r, uint16(cg), last, p.dir)
+		if !astar && solved {
 			return Solved, "", uint32(slot)
 		}
 		if !s.enqueue(uint32(slot), cg, h) {
@@ -1255,32 +1290,40 @@ func (s *searcher) expand(r uint32, g int, hcur int) (Status, string, uint32) {
 
 // pushChild makes push p of box i (to square to) from the expanded
 // position, whose player stands on player and whose region is stamped gen
-// with normalised square pnorm. It returns the child's table key with the
-// push applied, or ok false, the push taken back, when a deadlock test
-// prunes the child. A* and IDA* share it.
-func (s *searcher) pushChild(i int, p push, to, player uint16, gen uint32, pnorm uint16) (key uint64, ok bool) {
+// with normalised square pnorm, and goes on through a tunnel (slideOn). It
+// returns the child's table key with the move applied, the move made (its
+// tunnel pushes in more) and the box's final square, or ok false, the push
+// taken back, when a deadlock test prunes the child. A* and IDA* share it.
+func (s *searcher) pushChild(i int, p push, to, player uint16, gen uint32, pnorm uint16) (key uint64, q push, end uint16, ok bool) {
 	s.generated++
 	s.doPush(i, p.dir)
+	p, to = s.slideOn(i, p, to)
 	if s.cnt != nil {
 		if k := s.cnt.violated(p.from, to, p.dir); k >= 0 {
 			s.cnt.pruned(s.cnt.owner[k])
 			s.tablePruned++
 			s.undoPush(p, player)
-			return 0, false
+			return 0, p, to, false
 		}
 	}
 	if s.freezeDeadlock(to) {
 		s.frozenPruned++
 		s.undoPush(p, player)
-		return 0, false
+		return 0, p, to, false
 	}
-	norm := s.childNorm(p.from, to, p.dir, gen, pnorm)
-	if s.verifyNorm {
-		if full := s.childReach(p.from); full != norm {
-			panic(fmt.Sprintf("engine: childNorm %d, full search %d", norm, full))
+	var norm uint16
+	if p.more == 0 {
+		norm = s.childNorm(p.from, to, p.dir, gen, pnorm)
+		if s.verifyNorm {
+			if full := s.childReach(p.from); full != norm {
+				panic(fmt.Sprintf("engine: childNorm %d, full search %d", norm, full))
+			}
 		}
+	} else {
+		// The squares the box passed are free now: a full search.
+		norm = s.childReach(s.player)
 	}
-	return hashKey(s.boxHash ^ s.zpl[norm]), true
+	return hashKey(s.boxHash ^ s.zpl[norm]), p, to, true
 }
 
 // childBound returns the bound a child is queued with: its bound, or when
@@ -1291,24 +1334,12 @@ func (s *searcher) pushChild(i int, p push, to, player uint16, gen uint32, pnorm
 // children whose bound the potentials leave open come out first in every
 // list, only to be queued again, while under objective any the order is
 // a heuristic and such a child is guessed to be one push worse. One that
-// turns out better is expanded at once when popped.
-func (s *searcher) childBound(hcur, i int, to, from uint16) int {
-	h, exact := s.ev.child(hcur, i, to, from, s.lazy)
+// turns out better is expanded at once when popped. The box i ends on to,
+// the player on last, after the pushes of p.
+func (s *searcher) childBound(hcur, i int, to, last uint16, p push) int {
+	h, exact := s.ev.child(hcur, i, to, last, 1+int(p.more), s.lazy)
 	if !exact && s.objective == ObjectiveAny && h <= hcur {
 		h = hcur + 1
 	}
 	return h
-}
-
-// onGoalAfter returns the number of boxes on goals after push p (the
-// position is the one before it).
-func (s *searcher) onGoalAfter(p push, to uint16) int {
-	c := s.onGoal
-	if s.goals[p.from] >= 0 {
-		c--
-	}
-	if s.goals[to] >= 0 {
-		c++
-	}
-	return c
 }

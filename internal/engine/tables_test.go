@@ -68,15 +68,19 @@ func TestTrueTablesKeepResults(t *testing.T) {
 		d := wallPairs(b, true)
 		// Limits that every position meets.
 		d.Limits = []RegionLimit{{Squares: allSquares(b), AtMost: true, Boxes: boxes}, {Squares: allSquares(b), Boxes: boxes}}
-		r, err := Solve(context.Background(), b, Options{Objective: ObjectivePushes, Heuristic: testHeuristic(b, RuleSumMin),
-			Budget: Budget{Memory: 4 << 20}, Deadlocks: []*Deadlocks{d}})
-		if err != nil {
-			t.Fatal(err)
+		for _, noMacros := range []bool{false, true} {
+			// Tunnel macros skip some positions the tables would prune:
+			// with and without them.
+			r, err := Solve(context.Background(), b, Options{Objective: ObjectivePushes, Heuristic: testHeuristic(b, RuleSumMin),
+				Budget: Budget{Memory: 4 << 20}, Deadlocks: []*Deadlocks{d}, NoTunnelMacros: noMacros})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(expectFromOracle(want), summarize(r)); diff != "" {
+				t.Fatalf("level\n%s(-oracle +engine with tables, no macros %v):\n%s", src, noMacros, diff)
+			}
+			pruned += r.Stats.Tables
 		}
-		if diff := cmp.Diff(expectFromOracle(want), summarize(r)); diff != "" {
-			t.Fatalf("level\n%s(-oracle +engine with tables):\n%s", src, diff)
-		}
-		pruned += r.Stats.Tables
 	}
 	if pruned == 0 {
 		t.Error("the tables pruned nothing; the test does not exercise them")

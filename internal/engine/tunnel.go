@@ -93,7 +93,9 @@ func (b *Board) computeSlide() {
 
 // TunnelSquare reports whether a box pushed onto sq in direction dir is
 // pushed on through a tunnel (see tunnel.go): it may stop there only when
-// it cannot go on.
+// it cannot go on. Unlike Tunnels, the runs walled on two sides that a
+// drawing shows, this is the search's notion: a walled corridor on a loop
+// is none, the square past a door into a room can be one.
 func (b *Board) TunnelSquare(sq uint16, dir int) bool {
 	return int(sq) < b.Squares && dir >= 0 && dir < 4 && b.slide[sq]&(1<<dir) != 0
 }

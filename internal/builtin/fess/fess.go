@@ -178,11 +178,11 @@ func doors(b *engine.Board) []bool {
 	return d
 }
 
-// measure computes the features of s.pos; regions uses the generator's
-// flood marks.
-func (s *search) measure() features {
+// measure computes the features of s.pos, whose free squares fall into
+// regions regions.
+func (s *search) measure(regions int) features {
 	b := s.b
-	f := features{packed: int32(s.plan.Advance(0, s.pos.BoxAt)), regions: int32(s.gen.Regions(s.pos))}
+	f := features{packed: int32(s.plan.Advance(0, s.pos.BoxAt)), regions: int32(regions)}
 	for _, x := range s.pos.Boxes {
 		onGoal := b.GoalIndex[x] >= 0
 		if s.door[x] && !onGoal {
@@ -239,7 +239,7 @@ func (s *search) run(run *macro.Run) (int32, string) {
 	root := s.store.Add(-1, nil, macro.Hash(b, s.pos.Boxes, norm), s.pos.Boxes, norm)
 	s.weight = append(s.weight, 0)
 	s.phase = append(s.phase, phaseAdvised)
-	s.feat = append(s.feat, s.measure())
+	s.feat = append(s.feat, s.measure(s.gen.Regions(s.pos)))
 	run.Best = macro.OnGoals(b, s.pos.Boxes)
 	if run.Best == len(b.Goals) {
 		return root, ""
@@ -302,6 +302,9 @@ func (s *search) expand(run *macro.Run, id int32) (int32, string) {
 	// position is neither advised nor added again.
 	s.childFeat = s.childFeat[:0]
 	s.known = s.known[:0]
+	// The moves come box by box; each box's moves share the square they
+	// free, so the regions are worked out once per box (macro.Lift).
+	lifted := int16(-1)
 	for i := range moves {
 		if i%256 == 255 && run.Expired() {
 			return -1, "" // the next Tick says why
@@ -311,8 +314,13 @@ func (s *search) expand(run *macro.Run, id int32) (int32, string) {
 		s.known = append(s.known, known)
 		var f features
 		if !known {
+			if m.Box != lifted {
+				s.gen.Lift(s.pos, m.From)
+				lifted = m.Box
+			}
+			r := s.gen.RegionsAfter(m.To)
 			s.pos.Apply(m)
-			f = s.measure()
+			f = s.measure(r)
 			s.pos.Undo(m, player)
 		}
 		s.childFeat = append(s.childFeat, f)

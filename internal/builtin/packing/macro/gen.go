@@ -31,9 +31,10 @@ type Gen struct {
 	fgen   uint32
 	fstack []uint16
 
-	moves  []Move
-	match  *Matcher
-	corral *corral // allocated on first use
+	moves   []Move
+	match   *Matcher
+	corral  *corral        // allocated on first use
+	regions *regionScratch // allocated on first use
 }
 
 // NewGen returns a generator for board b.

@@ -22,11 +22,14 @@ import (
 //
 //	SOKOD_PLANNER_BENCH=1 SOKOD_LEVELS=../shared/levels \
 //	SOKOD_BENCH_PLANNER=packing SOKOD_BENCH_FILE=xsokoban90.xsb SOKOD_BENCH_TIME=30s \
-//	[SOKOD_BENCH_ONLY=1,5,7-9] [SOKOD_BENCH_OUT=results.jsonl] \
+//	[SOKOD_BENCH_ONLY=1,5,7-9] [SOKOD_BENCH_OUT=results.jsonl] [SOKOD_BENCH_NODES=20000] \
 //	go test -run TestPlannerBench -v -timeout 0 ./internal/builtin/plannertest
 //
-// It prints a line per level and a summary, and appends JSON lines to
-// SOKOD_BENCH_OUT when set. Every solution is replayed independently.
+// SOKOD_BENCH_NODES adds a budget of expansions: unlike time, it gives
+// the same result on a busy machine, for comparing two versions of a
+// planner's guidance (not its speed). It prints a line per level and a
+// summary, and appends JSON lines to SOKOD_BENCH_OUT when set. Every
+// solution is replayed independently.
 func TestPlannerBench(t *testing.T) {
 	if os.Getenv("SOKOD_PLANNER_BENCH") == "" {
 		t.Skip("set SOKOD_PLANNER_BENCH=1 (and SOKOD_LEVELS) to run the planner benchmark")
@@ -53,6 +56,12 @@ func TestPlannerBench(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	var nodes uint64
+	if v := os.Getenv("SOKOD_BENCH_NODES"); v != "" {
+		if nodes, err = strconv.ParseUint(v, 10, 64); err != nil {
+			t.Fatalf("SOKOD_BENCH_NODES: %v", err)
+		}
+	}
 	only, err := parseOnly(os.Getenv("SOKOD_BENCH_ONLY"), len(c.Levels))
 	if err != nil {
 		t.Fatal(err)
@@ -73,7 +82,7 @@ func TestPlannerBench(t *testing.T) {
 			continue
 		}
 		tried++
-		o, err := plannertest.Plan(context.Background(), spec.New(), l, sdk.Budget{Time: budget})
+		o, err := plannertest.Plan(context.Background(), spec.New(), l, sdk.Budget{Time: budget, Nodes: nodes})
 		if err != nil {
 			t.Errorf("level %d: %v", i+1, err)
 			continue
@@ -92,7 +101,7 @@ func TestPlannerBench(t *testing.T) {
 		if out != nil {
 			line, _ := json.Marshal(map[string]any{"planner": name, "file": file, "level": i + 1, "title": l.Title,
 				"status": o.Result.Status.String(), "seconds": o.Elapsed.Seconds(), "pushes": o.Pushes, "reason": o.Result.Reason,
-				"budget": budget.String()})
+				"budget": budget.String(), "nodes": nodes})
 			fmt.Fprintln(out, string(line))
 		}
 	}

@@ -302,9 +302,6 @@ func (s *search) expand(run *macro.Run, id int32) (int32, string) {
 	// position is neither advised nor added again.
 	s.childFeat = s.childFeat[:0]
 	s.known = s.known[:0]
-	// The moves come box by box; each box's moves share the square they
-	// free, so the regions are worked out once per box (macro.Lift).
-	lifted := int16(-1)
 	for i := range moves {
 		if i%256 == 255 && run.Expired() {
 			return -1, "" // the next Tick says why
@@ -314,13 +311,8 @@ func (s *search) expand(run *macro.Run, id int32) (int32, string) {
 		s.known = append(s.known, known)
 		var f features
 		if !known {
-			if m.Box != lifted {
-				s.gen.Lift(s.pos, m.From)
-				lifted = m.Box
-			}
-			r := s.gen.RegionsAfter(m.To)
 			s.pos.Apply(m)
-			f = s.measure(r)
+			f = s.measure(int(m.Regions))
 			s.pos.Undo(m, player)
 		}
 		s.childFeat = append(s.childFeat, f)

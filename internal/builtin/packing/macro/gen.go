@@ -134,7 +134,7 @@ func (g *Gen) Generate(pos *Pos, locked []bool) []Move {
 		if locked != nil && locked[pos.Boxes[i]] {
 			continue
 		}
-		g.moves = g.boxMoves(pos, i, base, g.moves, nil)
+		g.moves = g.liftedMoves(pos, i, base, g.moves)
 	}
 	return g.moves
 }
@@ -142,7 +142,7 @@ func (g *Gen) Generate(pos *Pos, locked []bool) []Move {
 // GenerateBox appends the macro moves of box i to out.
 func (g *Gen) GenerateBox(pos *Pos, i int, out []Move) []Move {
 	base := BoxHash(g.b, pos.Boxes)
-	return g.boxMoves(pos, i, base, out, nil)
+	return g.liftedMoves(pos, i, base, out)
 }
 
 // pathTarget is what boxMoves looks for when rebuilding a solution: the box
@@ -203,7 +203,7 @@ func (g *Gen) boxMoves(pos *Pos, i int, base uint64, out []Move, tgt *pathTarget
 				break
 			}
 		} else if head > 0 {
-			out = append(out, Move{Box: int16(i), Side: uint8(e), From: s, To: q, Norm: norm, Hash: hb ^ b.ZBox[q] ^ b.ZPlayer[norm]})
+			out = append(out, Move{Box: int16(i), Side: uint8(e), From: s, To: q, Norm: norm, Regions: -1, Hash: hb ^ b.ZBox[q] ^ b.ZPlayer[norm]})
 		}
 		for d := range 4 {
 			if !g.Reached(g.nbr[int(q)*4+d^2]) {
@@ -219,6 +219,93 @@ func (g *Gen) boxMoves(pos *Pos, i int, base uint64, out []Move, tgt *pathTarget
 			}
 			g.queued[nst] = g.qgen
 			g.prev[nst] = st
+			g.queue = append(g.queue, nst)
+		}
+		pos.BoxAt[q] = -1
+	}
+	pos.BoxAt[s] = int16(i)
+	return out
+}
+
+// liftedMoves appends the moves of box i, as boxMoves does, but without a
+// flood per state: lift finds once which free squares hang together when
+// the box stands on any one square, and each state looks its player region
+// up there. boxMoves stays for rebuilding paths, and as the reference the
+// tests hold this to.
+func (g *Gen) liftedMoves(pos *Pos, i int, base uint64, out []Move) []Move {
+	b := g.b
+	s := pos.Boxes[i]
+	// A box with no push open to it needs no search: most boxes of a
+	// crowded position are stuck.
+	movable := false
+	for d := range 4 {
+		to, behind := g.nbr[int(s)*4+d], g.nbr[int(s)*4+d^2]
+		movable = movable || pos.BoxAt[to] == -1 && !b.Dead[to] && pos.BoxAt[behind] == -1
+	}
+	if !movable {
+		return out
+	}
+	g.lift(pos, s)
+	r := g.regions
+	g.nextQueue()
+	pp := r.piece(g, s, pos.Player)
+	if pp == g.wall {
+		return out
+	}
+	start := uint32(0xFFFFFFFF)
+	for e := range 4 {
+		if n := g.nbr[int(s)*4+e]; pos.BoxAt[n] == -1 && r.piece(g, s, n) == pp {
+			start = uint32(s)*4 + uint32(e)
+			break
+		}
+	}
+	if start == 0xFFFFFFFF {
+		return out
+	}
+	pos.BoxAt[s] = -1
+	hb := base ^ b.ZBox[s]
+	g.queue = append(g.queue[:0], start)
+	g.queued[start] = g.qgen
+	for head := 0; head < len(g.queue); head++ {
+		st := g.queue[head]
+		if g.done[st] == g.qgen {
+			continue
+		}
+		q, e := uint16(st>>2), int(st&3)
+		pos.BoxAt[q] = int16(i)
+		if head > 0 && g.frozenDeadlock(pos, q) {
+			pos.BoxAt[q] = -1
+			g.done[st] = g.qgen
+			continue
+		}
+		// The player's region: the piece of the lifted position that
+		// holds the square beside the box, once the box stands on q.
+		pc := r.piece(g, q, g.nbr[int(q)*4+e])
+		var side [4]bool
+		for f := range 4 {
+			if n := g.nbr[int(q)*4+f]; pos.BoxAt[n] == -1 && r.piece(g, q, n) == pc {
+				side[f] = true
+				g.done[uint32(q)*4+uint32(f)] = g.qgen
+			}
+		}
+		if head > 0 {
+			norm := r.pieceMin(q, pc)
+			out = append(out, Move{Box: int16(i), Side: uint8(e), From: s, To: q, Norm: norm,
+				Regions: int32(r.count - 1 + int(r.pieces[q])), Hash: hb ^ b.ZBox[q] ^ b.ZPlayer[norm]})
+		}
+		for d := range 4 {
+			if !side[d^2] {
+				continue
+			}
+			t := g.nbr[int(q)*4+d]
+			if pos.BoxAt[t] != -1 || b.Dead[t] {
+				continue
+			}
+			nst := uint32(t)*4 + uint32(d^2)
+			if g.queued[nst] == g.qgen {
+				continue
+			}
+			g.queued[nst] = g.qgen
 			g.queue = append(g.queue, nst)
 		}
 		pos.BoxAt[q] = -1

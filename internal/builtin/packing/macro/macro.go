@@ -20,12 +20,15 @@ import (
 // Move is one macro move: box Box (an index into Pos.Boxes) goes from square
 // From to square To; the player ends in the region of To's neighbour in
 // direction Side, whose smallest square is Norm. Hash is the Zobrist hash of
-// the position the move leads to.
+// the position the move leads to, Regions the number of regions its free
+// squares fall into (the connectivity feature of FESS), which the
+// generator knows for free.
 type Move struct {
 	Box      int16
 	Side     uint8
 	From, To uint16
 	Norm     uint16
+	Regions  int32
 	Hash     uint64
 }
 

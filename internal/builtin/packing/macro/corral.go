@@ -1,5 +1,7 @@
 package macro
 
+import "math/bits"
+
 // Corral deadlocks.
 //
 // A corral is a region of free squares the player cannot reach, fenced by
@@ -22,6 +24,8 @@ const (
 	corralLimit = 600
 	corralBoxes = 10
 	corralSlots = 4096 // power of two, well above twice corralLimit
+	// corralCacheBits sizes the table of fence searches already run.
+	corralCacheBits = 14
 )
 
 // corral is the scratch space of the corral test.
@@ -36,6 +40,11 @@ type corral struct {
 	mini   *Pos
 	states []uint16 // queued states, stride 1+len(fence)
 	slots  []uint64 // hash set of the states seen; 0 is empty
+	// cache remembers the verdicts of fence searches, direct-mapped: the
+	// key with its lowest bit replaced by the verdict (1 dead), 0 empty.
+	// The children of one position share most of their corrals, and
+	// siblings in the search share them again, so most searches repeat.
+	cache []uint64
 }
 
 func bump(gen *uint32, marks []uint32) uint32 {
@@ -55,7 +64,7 @@ func (g *Gen) CorralDeadlock(pos *Pos) bool {
 	if c == nil {
 		n := b.Squares + 1
 		c = &corral{reach: make([]uint32, n), region: make([]uint32, n), prev: make([]uint32, n), mini: NewPos(b),
-			slots: make([]uint64, corralSlots), fence: make([]uint16, 0, corralBoxes)}
+			slots: make([]uint64, corralSlots), fence: make([]uint16, 0, corralBoxes), cache: make([]uint64, 1<<corralCacheBits)}
 		g.corral = c
 	}
 	if c.cgen > 1<<30 {
@@ -77,7 +86,7 @@ func (g *Gen) CorralDeadlock(pos *Pos) bool {
 		c.cgen++
 		gen := c.cgen
 		goalInside, fenceOK, needed := g.corralAt(pos, uint16(s), gen)
-		if fenceOK && needed && g.fenceDead(pos.Player, gen, goalInside) {
+		if fenceOK && needed && g.fenceDead(pos.Player, uint16(s), gen, goalInside) {
 			return true
 		}
 	}
@@ -131,8 +140,34 @@ func (g *Gen) corralAt(pos *Pos, s uint16, gen uint32) (goalInside, fenceOK, nee
 
 // fenceDead searches the pushes of the fence of corral gen alone, the
 // player starting on player, and reports whether no position opens the
-// corral or settles it.
-func (g *Gen) fenceDead(player uint16, gen uint32, goalInside bool) bool {
+// corral or settles it. least is the corral's smallest square.
+//
+// The verdict depends on the fence, the corral and the player's region
+// among the fence boxes alone, nothing else: the corral is the part of the
+// board the fence cuts off around least (every box next to it is in the
+// fence). So it is cached under the Zobrist hash of the fence and the
+// player's region, mixed with a key for least.
+func (g *Gen) fenceDead(player, least uint16, gen uint32, goalInside bool) bool {
+	b := g.b
+	c := g.corral
+	mini := c.mini
+	mini.Set(c.fence, player)
+	h := Hash(b, mini.Boxes, g.Flood(mini, player))
+	key := (h ^ bits.RotateLeft64(b.ZBox[least], 29)) &^ 1
+	slot := &c.cache[key>>(64-corralCacheBits)]
+	if *slot&^1 == key && key != 0 {
+		return *slot&1 == 1
+	}
+	dead := g.searchFence(h, player, gen, goalInside)
+	*slot = key
+	if dead {
+		*slot |= 1
+	}
+	return dead
+}
+
+// searchFence runs fenceDead's search; h is the hash of the first state.
+func (g *Gen) searchFence(h uint64, player uint16, gen uint32, goalInside bool) bool {
 	b := g.b
 	c := g.corral
 	k := len(c.fence)
@@ -141,8 +176,7 @@ func (g *Gen) fenceDead(player uint16, gen uint32, goalInside bool) bool {
 	clear(c.slots)
 	c.states = append(c.states[:0], player)
 	c.states = append(c.states, c.fence...)
-	mini.Set(c.fence, player)
-	c.insert(Hash(b, mini.Boxes, g.Flood(mini, player)) | 1)
+	c.insert(h | 1)
 	for head := 0; head*stride < len(c.states); head++ {
 		st := c.states[head*stride : (head+1)*stride]
 		mini.Set(st[1:], st[0])

@@ -241,8 +241,9 @@ type Stats struct {
 	MaxDepth   int   // deepest state expanded, in pushes
 	InitialLB  int   // lower bound of the start position
 	// Macros counts children made by a tunnel macro, MacroPushes the pushes
-	// those macros added after the first.
-	Macros, MacroPushes int64
+	// those macros added after the first, Stuck the children pruned with a
+	// box stuck in a tunnel (tunnel.go).
+	Macros, MacroPushes, Stuck int64
 	// MemoryReserved is the size of the table and open-list slabs (the
 	// budget, rounded down); MemoryUsed is the part this search touched
 	// (table pages, open-list entries at their peak).
@@ -352,7 +353,7 @@ func Solve(ctx context.Context, b *Board, opts Options) (*Result, error) {
 	res.Stats.Tables = s.tablePruned
 	res.Stats.Corrals = s.corrals
 	res.Stats.CorralDead = s.corralDead
-	res.Stats.Macros, res.Stats.MacroPushes = s.macros, s.macroPushes
+	res.Stats.Macros, res.Stats.MacroPushes, res.Stats.Stuck = s.macros, s.macroPushes, s.stuck
 	res.Stats.MaxDepth = s.maxDepth
 	res.Stats.InitialLB = s.initialLB
 	res.Stats.MemoryUsed = s.tt.bytesTouched() + int64(s.pool.peak)*openEntryBytes
@@ -481,7 +482,7 @@ type searcher struct {
 	deferred                               int64
 	frozenPruned, matchPruned, tablePruned int64
 	corrals, corralDead                    int64
-	macros, macroPushes                    int64
+	macros, macroPushes, stuck             int64
 	maxDepth, initialLB                    int
 	proofHolds                             bool
 	done                                   <-chan struct{}
@@ -1297,7 +1298,12 @@ func (s *searcher) expand(r uint32, g int, hcur int) (Status, string, uint32) {
 func (s *searcher) pushChild(i int, p push, to, player uint16, gen uint32, pnorm uint16) (key uint64, q push, end uint16, ok bool) {
 	s.generated++
 	s.doPush(i, p.dir)
-	p, to = s.slideOn(i, p, to)
+	p, to, stuck := s.slideOn(i, p, to)
+	if stuck {
+		s.stuck++
+		s.undoPush(p, player)
+		return 0, p, to, false
+	}
 	if s.cnt != nil {
 		if k := s.cnt.violated(p.from, to, p.dir); k >= 0 {
 			s.cnt.pruned(s.cnt.owner[k])

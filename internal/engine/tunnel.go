@@ -55,8 +55,8 @@ package engine
 // keeps a shortest-solution push among the pushes generated, and the macro
 // keeps its continuation. The macro stops, the position standing as it is,
 // at a goal (1), where the tunnel ends (2, 3), where a box blocks t+d or
-// t+d is dead (positions the lemma shows to be deadlocks; they are left to
-// the deadlock tests), and after maxMacro pushes. Stopping early never
+// t+d is dead (positions the lemma shows to be deadlocks: pruned, counted
+// in Stats.Stuck), and after maxMacro pushes. Stopping early never
 // loses anything: it only keeps a position the rule would skip.
 
 // maxMacro is the most pushes one macro makes (push.more is a uint8).
@@ -103,14 +103,18 @@ func (b *Board) TunnelSquare(sq uint16, dir int) bool {
 // slideOn continues the push p of box i, just made (the box now on to), as
 // a tunnel macro: it pushes the box on while the rule allows and returns the
 // push with its extra pushes counted in more, and the box's final square.
-func (s *searcher) slideOn(i int, p push, to uint16) (push, uint16) {
+// stuck reports a deadlock: the box stopped on a tunnel square with a box
+// or a dead square of the board ahead, so by the lemma it can never move.
+// (Only the board's own dead squares count: a plugin's are no proof.)
+func (s *searcher) slideOn(i int, p push, to uint16) (q push, end uint16, stuck bool) {
 	if !s.tunnels {
-		return p, to
+		return p, to, false
 	}
 	bit := uint8(1) << p.dir
 	for s.slide[to]&bit != 0 && int(p.more) < maxMacro-1 {
 		next := s.nbr[int(to)*4+int(p.dir)]
 		if s.boxAt[next] != -1 || s.dead[next] {
+			stuck = s.boxAt[next] != -1 || s.b.Dead[next]
 			break
 		}
 		s.moveBox(i, to, next)
@@ -122,7 +126,7 @@ func (s *searcher) slideOn(i int, p push, to uint16) (push, uint16) {
 		s.macros++
 		s.macroPushes += int64(p.more)
 	}
-	return p, to
+	return p, to, stuck
 }
 
 // span returns where the player stands after push p (the square the box

@@ -112,6 +112,7 @@ func TestTunnelMacros(t *testing.T) {
 		// reported, as "x,y,dir"
 		tunnel, notTunnel []string
 		macros            bool // whether some solve makes a macro
+		stuck             bool // some solve must prune a box stuck in a tunnel
 	}{
 		{
 			// The box is pushed into the door (6,2) and on to (7,2), the
@@ -160,9 +161,9 @@ func TestTunnelMacros(t *testing.T) {
 		},
 		{
 			// A box already in the tunnel: the box pushed in after it stops
-			// behind it at (5,2) (a deadlock the search must leave), so it
-			// is moved out first, and slides on into the goal room to
-			// (10,2), where the room opens.
+			// behind it at (5,2), a deadlock the search prunes, so it is
+			// moved out first, and slides on into the goal room to (10,2),
+			// where the room opens.
 			name: "a box in the tunnel",
 			level: "" +
 				"#############\n" +
@@ -173,6 +174,7 @@ func TestTunnelMacros(t *testing.T) {
 			tunnel:    []string{"5,2,R", "7,2,R", "8,2,R", "9,2,R"},
 			notTunnel: []string{"10,2,R", "4,2,R"},
 			macros:    true,
+			stuck:     true,
 		},
 	}
 	for _, tc := range tests {
@@ -200,7 +202,7 @@ func TestTunnelMacros(t *testing.T) {
 			if want < 0 {
 				t.Fatalf("the oracle says %d; the level must be solvable and small", want)
 			}
-			var macros int64
+			var macros, stuck int64
 			for _, c := range []struct {
 				obj      Objective
 				rule     Rule
@@ -227,14 +229,18 @@ func TestTunnelMacros(t *testing.T) {
 							t.Errorf("%s/strategy %d/no macros %v: (-oracle +engine):\n%s", c.rule, c.strategy, off, diff)
 						}
 					}
-					if off && r.Stats.Macros != 0 {
-						t.Errorf("%d macros with macros off", r.Stats.Macros)
+					if off && (r.Stats.Macros != 0 || r.Stats.Stuck != 0) {
+						t.Errorf("%d macros, %d stuck with macros off", r.Stats.Macros, r.Stats.Stuck)
 					}
 					macros += r.Stats.Macros
+					stuck += r.Stats.Stuck
 				}
 			}
 			if (macros > 0) != tc.macros {
 				t.Errorf("%d macros; want some: %v", macros, tc.macros)
+			}
+			if tc.stuck && stuck == 0 {
+				t.Error("no box pruned as stuck in a tunnel; want some")
 			}
 		})
 	}

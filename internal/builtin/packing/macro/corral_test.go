@@ -3,9 +3,6 @@ package macro
 import (
 	"math/rand/v2"
 	"testing"
-
-	"github.com/sokod/sokod/internal/engine"
-	"github.com/sokod/sokod/sokoban"
 )
 
 // TestCorralCache holds the cached corral test to an uncached one: along
@@ -15,14 +12,7 @@ import (
 func TestCorralCache(t *testing.T) {
 	for _, lv := range testLevels {
 		t.Run(lv.name, func(t *testing.T) {
-			l, err := sokoban.Parse(lv.text)
-			if err != nil {
-				t.Fatal(err)
-			}
-			b, err := engine.Analyze(l)
-			if err != nil {
-				t.Fatal(err)
-			}
+			b := boardOf(t, lv.text)
 			warm := NewGen(b)
 			pos := NewPos(b)
 			rng := rand.New(rand.NewPCG(5, 6))

@@ -17,9 +17,12 @@ import (
 //	#######
 const testLevel = "#######\n#@ $ .#\n# $ . #\n#######\n"
 
-func testBoard(t testing.TB) *engine.Board {
+func testBoard(t testing.TB) *engine.Board { return boardOf(t, testLevel) }
+
+// boardOf parses and analyses a one-level text.
+func boardOf(t testing.TB, text string) *engine.Board {
 	t.Helper()
-	l, err := sokoban.Parse(testLevel)
+	l, err := sokoban.Parse(text)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,14 +139,7 @@ func TestCorralDeadlock(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			l, err := sokoban.Parse(tt.level)
-			if err != nil {
-				t.Fatal(err)
-			}
-			b, err := engine.Analyze(l)
-			if err != nil {
-				t.Fatal(err)
-			}
+			b := boardOf(t, tt.level)
 			g := NewGen(b)
 			pos := NewPos(b)
 			pos.Set(b.StartBoxes, b.StartPlayer)

@@ -5,9 +5,6 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-
-	"github.com/sokod/sokod/internal/engine"
-	"github.com/sokod/sokod/sokoban"
 )
 
 // testLevels are the boards of the region and move tests.
@@ -26,14 +23,7 @@ var testLevels = []struct{ name, text string }{
 func TestRegionsAfter(t *testing.T) {
 	for _, lv := range testLevels {
 		t.Run(lv.name, func(t *testing.T) {
-			l, err := sokoban.Parse(lv.text)
-			if err != nil {
-				t.Fatal(err)
-			}
-			b, err := engine.Analyze(l)
-			if err != nil {
-				t.Fatal(err)
-			}
+			b := boardOf(t, lv.text)
 			g := NewGen(b)
 			pos := NewPos(b)
 			rng := rand.New(rand.NewPCG(1, 2))
@@ -86,14 +76,7 @@ func TestRegionsAfter(t *testing.T) {
 func TestLiftedMoves(t *testing.T) {
 	for _, lv := range testLevels {
 		t.Run(lv.name, func(t *testing.T) {
-			l, err := sokoban.Parse(lv.text)
-			if err != nil {
-				t.Fatal(err)
-			}
-			b, err := engine.Analyze(l)
-			if err != nil {
-				t.Fatal(err)
-			}
+			b := boardOf(t, lv.text)
 			g := NewGen(b)
 			pos := NewPos(b)
 			rng := rand.New(rand.NewPCG(3, 4))

@@ -533,12 +533,22 @@ func (p *Plugin) call(ctx context.Context, op string, gen uint64, timeout time.D
 		return 0, &Error{Plugin: p.name, Op: op, Kind: ErrStale}
 	}
 	callCtx, cancel := ctx, context.CancelFunc(func() {})
+	// callerFirst: the caller's deadline, not our timeout, bounds the call.
+	callerFirst := false
+	if dl, ok := ctx.Deadline(); ok {
+		callerFirst = timeout <= 0 || dl.Before(time.Now().Add(timeout))
+	}
 	if timeout > 0 {
 		callCtx, cancel = context.WithTimeout(ctx, timeout)
 	}
 	err = f(callCtx, conn)
 	// The plugin's side learns the deadline too and may end the stream a
-	// moment before our own timer fires, so its DeadlineExceeded counts.
+	// moment before the local timer fires. Under the caller's deadline
+	// that is the caller's doing: wait the moment for ctx to say so.
+	// Under our timeout the plugin's DeadlineExceeded counts as a hang.
+	if callerFirst && ctx.Err() == nil && status.Code(err) == codes.DeadlineExceeded {
+		<-ctx.Done()
+	}
 	hung := ctx.Err() == nil && timeout > 0 &&
 		(callCtx.Err() != nil || status.Code(err) == codes.DeadlineExceeded)
 	cancel()

@@ -49,17 +49,14 @@ func New() sdk.Planner { return Planner{} }
 // Plan solves req.Level within req.Budget, verifying any solution with
 // host before returning it.
 func (Planner) Plan(ctx context.Context, req *sdk.PlanRequest, host sdk.Host, progress func(sdk.PlanProgress)) (*sdk.PlanResult, error) {
-	b, err := macro.Board(req)
+	st, done, err := packing.Start(ctx, req, progress)
 	if err != nil {
 		return nil, fmt.Errorf("fess: %w", err)
 	}
-	if b.Impossible != "" {
-		return &sdk.PlanResult{Status: sdk.PlanUnsolvable, Reason: b.Impossible}, nil
+	if done != nil {
+		return done, nil
 	}
-	run := macro.NewRun(ctx, req, progress)
-	octx, cancel := run.Context()
-	plan := packing.Order(octx, b)
-	cancel()
+	b, run, plan := st.Board, st.Run, st.Plan
 	s := newSearch(b, plan, macro.StoreLimit(req, len(b.StartBoxes), nodeExtra))
 	id, reason := s.run(run)
 	if id < 0 {

@@ -30,17 +30,14 @@ func New() sdk.Planner { return Planner{} }
 // Plan solves req.Level within req.Budget, verifying any solution with
 // host before returning it.
 func (Planner) Plan(ctx context.Context, req *sdk.PlanRequest, host sdk.Host, progress func(sdk.PlanProgress)) (*sdk.PlanResult, error) {
-	b, err := macro.Board(req)
+	st, done, err := Start(ctx, req, progress)
 	if err != nil {
 		return nil, fmt.Errorf("packing: %w", err)
 	}
-	if b.Impossible != "" {
-		return &sdk.PlanResult{Status: sdk.PlanUnsolvable, Reason: b.Impossible}, nil
+	if done != nil {
+		return done, nil
 	}
-	run := macro.NewRun(ctx, req, progress)
-	octx, cancel := run.Context()
-	plan := Order(octx, b)
-	cancel()
+	b, run, plan := st.Board, st.Run, st.Plan
 	run.Message = fmt.Sprintf("packing order of %d steps, %d parked, %d unordered", len(plan.Steps), plan.Parkings, plan.Unordered)
 	s := newSearch(b, plan, macro.StoreLimit(req, len(b.StartBoxes), nodeExtra))
 	id, reason := s.run(run)
@@ -52,6 +49,31 @@ func (Planner) Plan(ctx context.Context, req *sdk.PlanRequest, host sdk.Host, pr
 		return nil, fmt.Errorf("packing: %w", err)
 	}
 	return res, nil
+}
+
+// Setup is what a planner over the packing order starts from.
+type Setup struct {
+	Board *engine.Board
+	Run   *macro.Run
+	Plan  *Plan
+}
+
+// Start is the opening the planners over the packing order share: the
+// request's board, the run that holds the budget, and the packing order,
+// computed within the run's deadline. done, when not nil, is the answer
+// already: the board is impossible on its face. err is a bad request.
+func Start(ctx context.Context, req *sdk.PlanRequest, progress func(sdk.PlanProgress)) (st *Setup, done *sdk.PlanResult, err error) {
+	b, err := macro.Board(req)
+	if err != nil {
+		return nil, nil, err
+	}
+	if b.Impossible != "" {
+		return nil, &sdk.PlanResult{Status: sdk.PlanUnsolvable, Reason: b.Impossible}, nil
+	}
+	run := macro.NewRun(ctx, req, progress)
+	octx, cancel := run.Context()
+	defer cancel()
+	return &Setup{Board: b, Run: run, Plan: Order(octx, b)}, nil, nil
 }
 
 // stepWeight is what one step of the plan done is worth against the

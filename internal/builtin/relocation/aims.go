@@ -1,0 +1,207 @@
+package relocation
+
+import (
+	"github.com/sokod/sokod/internal/builtin/packing/macro"
+	"github.com/sokod/sokod/internal/engine"
+)
+
+// The reverse relocation search: box aims.
+//
+// Holland matches a forward and a reverse position by adding "box aims",
+// the boxes of the other side's position, to the free space, and scoring
+// positions by how near they come to them. Here the reverse side does the
+// moving: a best-first search over pull routes from every reverse
+// position stored so far (the solved positions and the RPR variations),
+// ordered by the estimated pushes from a forward position's boxes to the
+// reverse position's boxes (aim.estimate). Every position it stores is
+// still one pulls lead from the solved position, so a reverse position
+// the forward side holds is a solution, and one close to the aim is a
+// small gap for the host's sub-search. The aim is a forward position with
+// one region of free squares when the opening found one, else the start.
+
+// aim is a forward position the reverse search moves towards: per box of
+// the aim, the push distance from its state to every square, and the
+// matching of a reverse position's boxes to the aim's (assign.go).
+type aim struct {
+	fid    int32
+	player uint16
+	from   [][]uint16
+	as     *assigner
+}
+
+// playerMiss is what the estimate adds when the player's region does not
+// hold the aim's player: some push must still take it across.
+const playerMiss = 2
+
+// newAim computes the distances from the boxes of forward position pos.
+func newAim(st *static, fid int32, pos *macro.Pos) *aim {
+	a := &aim{fid: fid, player: pos.Player, as: newAssigner(len(pos.Boxes))}
+	for _, x := range pos.Boxes {
+		a.from = append(a.from, st.distFrom(st.state(x, pos.Player)))
+	}
+	return a
+}
+
+// estimate returns the pushes that take the aim's boxes to the squares of
+// boxes at least, by the cheapest matching of lone-box push distances, or
+// -1 when no matching exists. It leaves the solution in the assigner, for
+// child.
+func (a *aim) estimate(boxes []uint16) int {
+	for i, y := range boxes {
+		a.as.setRow(i, y, a.from)
+	}
+	t := a.as.solve()
+	a.as.save()
+	if t >= unmatchable {
+		return -1
+	}
+	return t
+}
+
+// child returns the estimate for the position estimate last saw with box
+// i moved from square from to square to, incrementally; the assigner is
+// back to the parent's solution afterwards.
+func (a *aim) child(i int, from, to uint16) int {
+	a.as.setRow(i, to, a.from)
+	t := a.as.replaceRow(i)
+	a.as.setRow(i, from, a.from)
+	a.as.restore()
+	if t >= unmatchable {
+		return -1
+	}
+	return t
+}
+
+// aimSearch is the reverse best-first search towards an aim.
+type aimSearch struct {
+	r     *reverser
+	a     *aim
+	heap  macro.Heap
+	seq   uint32
+	est   []int32 // per reverse node, -2 not computed
+	depth []uint16
+	pos   *macro.Pos
+	// gapq holds the reverse nodes by estimate, for the gaps to try.
+	gapq macro.Heap
+}
+
+// aimWeight weighs the estimate against the depth in pull routes.
+const aimWeight = 3
+
+func newAimSearch(r *reverser, a *aim) *aimSearch {
+	return &aimSearch{r: r, a: a, pos: macro.NewPos(r.b)}
+}
+
+// seed queues every reverse node stored so far.
+func (s *aimSearch) seed() {
+	s.r.pg.mark = s.a.player
+	for id := range int32(s.r.store.Len()) {
+		s.r.store.Load(id, s.pos)
+		est := s.a.estimate(s.pos.Boxes)
+		if s.r.g.Flood(s.pos, s.pos.Player); est >= 0 && !s.r.g.Reached(s.a.player) {
+			est += playerMiss
+		}
+		s.queue(id, est, 0)
+	}
+}
+
+// queue records node id's estimate and depth and queues it, unless its
+// estimate says no aim box can match it.
+func (s *aimSearch) queue(id int32, est, depth int) {
+	for int(id) >= len(s.est) {
+		s.est = append(s.est, -2)
+		s.depth = append(s.depth, 0)
+	}
+	s.est[id] = int32(est)
+	s.depth[id] = uint16(min(depth, 0xFFFF))
+	if est < 0 {
+		return
+	}
+	s.seq++
+	s.heap.Push(macro.Item{Pri: uint64(min(aimWeight*est+depth, 0xFFFFFF))<<32 | uint64(^s.seq), ID: id})
+	s.gapq.Push(macro.Item{Pri: uint64(min(est, 0xFFFFFF))<<32 | uint64(^s.seq), ID: id})
+}
+
+// expand expands the best queued reverse node. It returns a reverse node
+// whose position the forward store holds (a meeting) and the forward
+// node, and whether the search has nothing left to expand.
+func (s *aimSearch) expand(run *macro.Run, fwd *macro.Store) (rid, fid int32, spent bool) {
+	r := s.r
+	if s.heap.Len() == 0 {
+		return -1, -1, true
+	}
+	id := s.heap.Pop().ID
+	r.store.Load(id, s.pos)
+	pos := s.pos
+	player := pos.Player
+	s.a.estimate(pos.Boxes)
+	moves := r.pg.Generate(pos)
+	for i := range moves {
+		if i%256 == 255 && run.Expired() {
+			break
+		}
+		m := &moves[i]
+		if r.store.Find(m.Hash) >= 0 {
+			continue
+		}
+		pos.Apply(m)
+		if !r.feasible(pos) {
+			pos.Undo(m, player)
+			continue
+		}
+		est := s.a.child(int(m.Box), m.From, m.To)
+		if est >= 0 && m.Regions == 0 {
+			est += playerMiss
+		}
+		child, _ := r.add(id, m, pos)
+		pos.Undo(m, player)
+		if child < 0 {
+			return -1, -1, true // store full
+		}
+		if f := fwd.Find(m.Hash); f >= 0 {
+			return child, f, false
+		}
+		s.queue(child, est, int(s.depth[id])+1)
+	}
+	return -1, -1, false
+}
+
+// nextGap returns the queued reverse node closest to the aim that the
+// caller has not taken yet, or -1.
+func (s *aimSearch) nextGap() int32 {
+	if s.gapq.Len() == 0 {
+		return -1
+	}
+	return s.gapq.Pop().ID
+}
+
+// distFrom returns the push distance of a lone box in state from to every
+// square, engine.Inf where it cannot get. It allocates the result.
+func (s *static) distFrom(from int32) []uint16 {
+	ns := s.n * labels
+	sd := make([]uint16, ns)
+	for i := range sd {
+		sd[i] = engine.Inf
+	}
+	sd[from] = 0
+	s.queue = append(s.queue[:0], from)
+	for h := 0; h < len(s.queue); h++ {
+		st := s.queue[h]
+		for d := range 4 {
+			if t := s.push(st, d); t >= 0 && sd[t] == engine.Inf {
+				sd[t] = sd[st] + 1
+				s.queue = append(s.queue, t)
+			}
+		}
+	}
+	out := make([]uint16, s.n+1)
+	for q := range s.n {
+		m := uint16(engine.Inf)
+		for l := range labels {
+			m = min(m, sd[q*labels+l])
+		}
+		out[q] = m
+	}
+	out[s.n] = engine.Inf
+	return out
+}

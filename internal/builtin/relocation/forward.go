@@ -1,0 +1,109 @@
+package relocation
+
+import (
+	"github.com/sokod/sokod/internal/builtin/packing/macro"
+	"github.com/sokod/sokod/internal/engine"
+)
+
+// forwarder holds the forward side of a plan: positions reached by macro
+// pushes from the start, in a store whose root is the start.
+type forwarder struct {
+	b     *engine.Board
+	st    *static
+	g     *macro.Gen
+	store *macro.Store
+	pos   *macro.Pos
+	// Per node: regions of free squares, depth in macro moves.
+	regions []uint16
+	depth   []uint16
+	heap    macro.Heap
+	seq     uint32
+	states  []int32
+	// open are the nodes found with one region, in the order found.
+	open []int32
+	root int32
+}
+
+func newForwarder(b *engine.Board, st *static, limit int) *forwarder {
+	f := &forwarder{b: b, st: st, g: macro.NewGen(b), store: macro.NewStore(len(b.StartBoxes), limit), pos: macro.NewPos(b)}
+	f.pos.Set(b.StartBoxes, b.StartPlayer)
+	norm := f.g.Flood(f.pos, b.StartPlayer)
+	f.pos.Player = norm
+	f.root = f.store.Add(-1, nil, macro.Hash(b, f.pos.Boxes, norm), f.pos.Boxes, norm)
+	reg := f.g.Regions(f.pos)
+	f.regions = append(f.regions, uint16(reg))
+	f.depth = append(f.depth, 0)
+	f.heap.Push(macro.Item{Pri: f.priority(reg, 0), ID: f.root})
+	if reg == 1 {
+		f.open = append(f.open, f.root)
+	}
+	return f
+}
+
+// openWeight is what one region of free squares beyond the first costs
+// against a macro move, in the opening search.
+const openWeight = 4
+
+// priority orders the opening search: fewest regions, then fewest moves,
+// then newest.
+func (f *forwarder) priority(regions, depth int) uint64 {
+	f.seq++
+	return uint64(min(openWeight*(regions-1)+depth, 0xFFFFFF))<<32 | uint64(^f.seq)
+}
+
+// deadlocked applies the forward deadlock tests to pos: the bipartite
+// matching, corrals, and the restrictions of goal traps and reversible
+// regions.
+func (f *forwarder) deadlocked(pos *macro.Pos) bool {
+	if !f.g.Matchable(pos) {
+		return true
+	}
+	f.states = f.st.boxStates(pos, f.states)
+	if !f.st.fwd.ok(f.states) {
+		return true
+	}
+	return f.g.CorralDeadlock(pos)
+}
+
+// expand takes the best open position of the opening search and stores
+// its children. It returns a forward node whose position the reverse store
+// holds too (a meeting), the reverse node, and whether the search space
+// is spent.
+func (f *forwarder) expand(run *macro.Run, rev *macro.Store) (fid, rid int32, spent bool) {
+	for f.heap.Len() > 0 {
+		id := f.heap.Pop().ID
+		f.store.Load(id, f.pos)
+		if id != f.root && f.deadlocked(f.pos) {
+			continue
+		}
+		player := f.pos.Player
+		moves := f.g.Generate(f.pos, nil)
+		for i := range moves {
+			if i%256 == 255 && run.Expired() {
+				break
+			}
+			m := &moves[i]
+			if f.store.Find(m.Hash) >= 0 {
+				continue
+			}
+			f.pos.Apply(m)
+			child := f.store.Add(id, m, m.Hash, f.pos.Boxes, m.Norm)
+			f.pos.Undo(m, player)
+			if child < 0 {
+				return -1, -1, true
+			}
+			reg := int(m.Regions)
+			f.regions = append(f.regions, uint16(reg))
+			f.depth = append(f.depth, f.depth[id]+1)
+			if r := rev.Find(m.Hash); r >= 0 {
+				return child, r, false
+			}
+			if reg == 1 {
+				f.open = append(f.open, child)
+			}
+			f.heap.Push(macro.Item{Pri: f.priority(reg, int(f.depth[child])), ID: child})
+		}
+		return -1, -1, false
+	}
+	return -1, -1, true
+}

@@ -1,0 +1,295 @@
+package relocation
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/sokod/sokod/internal/builtin/packing/macro"
+	"github.com/sokod/sokod/sdk"
+)
+
+// The schedule of a plan.
+const (
+	// openQuota bounds the opening search's expansions before the
+	// relocation starts.
+	openQuota = 300
+	// forwardPicks is how many forward positions with one region the
+	// direct gaps pair with the spread positions.
+	forwardPicks = 3
+	// directPairs bounds the direct gaps, between the opened forward
+	// positions and the RPR spread positions.
+	directPairs = 4
+	// gapShare is the share of the plan's time a sub-search gets at
+	// first; it doubles every escalateAfter failed gaps, up to maxShare.
+	gapShare      = 0.03
+	maxShare      = 0.25
+	escalateAfter = 6
+	// minGapTime is the least time a sub-search gets.
+	minGapTime = 30 * time.Millisecond
+	// noDeadlineGap is the first sub-search time of a plan without a time
+	// budget.
+	noDeadlineGap = 300 * time.Millisecond
+	// aimSlice is the reverse expansions between two gaps.
+	aimSlice = 40
+)
+
+// pairKey names a gap: a forward node and a reverse node.
+type pairKey struct{ f, r int32 }
+
+// solve runs the phases of the plan.
+func (p *plan) solve(ctx context.Context) (*sdk.PlanResult, error) {
+	b, run := p.b, p.run
+	if macro.OnGoals(b, b.StartBoxes) == len(b.Goals) {
+		return p.verified(ctx, "")
+	}
+	run.Best = macro.OnGoals(b, b.StartBoxes)
+
+	// Reverse spread: RFS, RPR and RSB from each solved position.
+	roots := p.rev.roots()
+	var spread []int32
+	for _, r := range roots {
+		if stop, reason := run.Tick(); stop {
+			return p.gaveUp(reason), nil
+		}
+		res := p.rev.rpr(r, run.Expired)
+		spread = append(spread, p.spreadCandidates(res)...)
+		last := res.nodes[len(res.nodes)-1]
+		p.logf("rpr root %d: %d positions, first success %d, %d stuck, last off goals %d regions %d",
+			r, len(res.nodes), res.first, res.stuck, p.rev.off[last], p.rev.regions[last])
+	}
+	if res, err := p.meetReverse(ctx); res != nil || err != nil {
+		return res, err
+	}
+	run.Message = fmt.Sprintf("reverse spread: %d solved positions, %d spread positions", len(roots), len(spread))
+
+	// Forward opening.
+	for k := 0; k < openQuota && len(p.fwd.open) == 0; k++ {
+		if stop, reason := run.Tick(); stop {
+			return p.gaveUp(reason), nil
+		}
+		fid, rid, spent := p.fwd.expand(run, p.rev.store)
+		if fid >= 0 {
+			if res, err := p.meet(ctx, fid, rid); res != nil || err != nil {
+				return res, err
+			}
+		}
+		if spent {
+			break
+		}
+	}
+	picks := p.forwardPicks()
+
+	// Relocation, direct: the opened forward positions to the spread ones.
+	share := time.Duration(float64(p.remaining()) * gapShare)
+	if p.deadline.IsZero() {
+		share = noDeadlineGap
+	}
+	maxGap := time.Duration(float64(p.remaining()) * maxShare)
+	tried := map[pairKey]bool{}
+	for _, pk := range p.pairs(picks, spread)[:min(directPairs, len(p.pairs(picks, spread)))] {
+		if stop, reason := run.Tick(); stop {
+			return p.gaveUp(reason), nil
+		}
+		tried[pk] = true
+		if res, err := p.tryGap(ctx, pk, share); res != nil || err != nil {
+			return res, err
+		}
+	}
+
+	// Relocation with box aims: the reverse search moves towards the
+	// first forward pick, and its closest positions become gaps.
+	fid := picks[0]
+	pos := macro.NewPos(b)
+	p.fwd.store.Load(fid, pos)
+	as := newAimSearch(p.rev, newAim(p.st, fid, pos))
+	as.seed()
+	run.Message = fmt.Sprintf("relocating: %d reverse positions", p.rev.store.Len())
+	var revTime, gapTime time.Duration
+	failed := 0
+	for {
+		spent := false
+		if revTime <= gapTime {
+			t0 := time.Now()
+			for range aimSlice {
+				if stop, reason := run.Tick(); stop {
+					return p.gaveUp(reason), nil
+				}
+				rid, f, sp := as.expand(run, p.fwd.store)
+				if rid >= 0 {
+					if res, err := p.meet(ctx, f, rid); res != nil || err != nil {
+						return res, err
+					}
+				}
+				if sp {
+					spent = true
+					break
+				}
+			}
+			revTime += time.Since(t0)
+			run.Message = fmt.Sprintf("relocating: %d reverse positions, %d of %d gaps closed", p.rev.store.Len(), p.gapsReached, p.gaps)
+			if !spent {
+				continue
+			}
+		}
+		rid := as.nextGap()
+		for rid >= 0 && tried[pairKey{fid, rid}] {
+			rid = as.nextGap()
+		}
+		if rid < 0 {
+			if spent {
+				return p.gaveUp("search space exhausted"), nil
+			}
+			gapTime = revTime // nothing to close yet
+			continue
+		}
+		if stop, reason := run.Tick(); stop {
+			return p.gaveUp(reason), nil
+		}
+		tried[pairKey{fid, rid}] = true
+		p.logf("aim gap: estimate %d", as.est[rid])
+		t0 := time.Now()
+		res, err := p.tryGap(ctx, pairKey{fid, rid}, share)
+		gapTime += time.Since(t0)
+		if res != nil || err != nil {
+			return res, err
+		}
+		if failed++; failed%escalateAfter == 0 {
+			share = min(2*share, max(maxGap, share))
+		}
+	}
+}
+
+// spreadCandidates lists the positions of an RPR variation worth a gap:
+// those with one region of free squares, the most spread first, and
+// Holland's success position.
+func (p *plan) spreadCandidates(res rprResult) []int32 {
+	var out []int32
+	for k := len(res.nodes) - 1; k >= 1; k-- {
+		id := res.nodes[k]
+		if p.rev.regions[id] == 1 {
+			out = append(out, id)
+			break
+		}
+	}
+	if res.first > 0 && (len(out) == 0 || out[0] != res.nodes[res.first]) {
+		out = append(out, res.nodes[res.first])
+	}
+	return out
+}
+
+// meetReverse checks whether the start is a reverse position already.
+func (p *plan) meetReverse(ctx context.Context) (*sdk.PlanResult, error) {
+	if rid := p.rev.store.Find(p.fwd.store.Hash(p.fwd.root)); rid >= 0 {
+		return p.meet(ctx, p.fwd.root, rid)
+	}
+	return nil, nil
+}
+
+// forwardPicks returns the forward positions to relocate from: the first
+// ones with one region that pass the deadlock tests, or the start.
+func (p *plan) forwardPicks() []int32 {
+	var out []int32
+	pos := macro.NewPos(p.b)
+	for _, id := range p.fwd.open {
+		if len(out) == forwardPicks {
+			break
+		}
+		p.fwd.store.Load(id, pos)
+		if id == p.fwd.root || !p.fwd.deadlocked(pos) {
+			out = append(out, id)
+		}
+	}
+	if len(out) == 0 {
+		out = append(out, p.fwd.root)
+	}
+	return out
+}
+
+// pairs returns the gaps between the forward and reverse nodes whose boxes
+// can be matched at all, ordered by the estimated pushes between them.
+func (p *plan) pairs(fwd, rev []int32) []pairKey {
+	type scored struct {
+		k pairKey
+		d int
+	}
+	var out []scored
+	for _, f := range fwd {
+		for _, r := range rev {
+			if d, ok := p.st.gap(p.fwd.store.Boxes(f), p.rev.store.Boxes(r)); ok {
+				out = append(out, scored{pairKey{f, r}, d})
+			}
+		}
+	}
+	slices.SortStableFunc(out, func(a, b scored) int { return a.d - b.d })
+	keys := make([]pairKey, len(out))
+	for i, s := range out {
+		keys[i] = s.k
+	}
+	return keys
+}
+
+// tryGap runs one sub-search for gap k with a share of time, and returns
+// the verified solution when it closes.
+func (p *plan) tryGap(ctx context.Context, k pairKey, share time.Duration) (*sdk.PlanResult, error) {
+	budget := p.subBudget(share)
+	if budget.Time < minGapTime && !p.deadline.IsZero() {
+		return nil, nil
+	}
+	if p.req.Budget.Nodes > 0 && budget.Nodes == 0 {
+		return nil, nil
+	}
+	fe, err := p.fwd.forwardTo(k.f)
+	if err != nil {
+		return nil, err
+	}
+	p.gaps++
+	t0 := time.Now()
+	gap, player, nodes, ok, err := p.closeGap(ctx, fe, k.r, budget)
+	p.logf("gap f%d(depth %d) -> r%d(off %d): budget %v took %v nodes %d ok %v err %v", k.f, p.fwd.depth[k.f], k.r, p.rev.off[k.r], budget.Time, time.Since(t0).Round(time.Millisecond), nodes, ok, err)
+	p.run.Nodes += nodes / subNodesPerTick
+	if err != nil {
+		if ctx.Err() == nil {
+			// The host could not run this sub-search; the report says
+			// why.
+			p.subErr = err.Error()
+		}
+		return nil, nil
+	}
+	if !ok {
+		return nil, nil
+	}
+	p.gapsReached++
+	lurd, err := p.solution(fe.moves, gap, k.r, player)
+	if err != nil {
+		return nil, err
+	}
+	return p.verified(ctx, lurd)
+}
+
+// The sub-search's memory: what the engine fills in a second, and a floor.
+const (
+	subBytesPerSecond = 48 << 20
+	minSubMemory      = 8 << 20
+)
+
+// subBudget is a sub-search's budget: the share of time, bounded by the
+// time left, and the node budget left in sub-search units.
+func (p *plan) subBudget(share time.Duration) sdk.Budget {
+	bud := sdk.Budget{Time: min(share, p.remaining())}
+	if n := p.req.Budget.Nodes; n > 0 {
+		if p.run.Nodes < n {
+			bud.Nodes = (n - p.run.Nodes) * subNodesPerTick
+		}
+	}
+	// The engine sizes its table from the memory budget and clears it,
+	// so a short sub-search gets a small one: about what it can fill.
+	mem := uint64(bud.Time.Seconds() * subBytesPerSecond)
+	mem = max(mem, minSubMemory)
+	if m := p.req.Budget.MemoryBytes; m > 0 {
+		mem = min(mem, m/2)
+	}
+	bud.MemoryBytes = mem
+	return bud
+}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/sokod/sokod/internal/builtin/fess"
 	"github.com/sokod/sokod/internal/builtin/packing"
+	"github.com/sokod/sokod/internal/builtin/relocation"
 	"github.com/sokod/sokod/sdk"
 )
 
@@ -32,6 +33,11 @@ func Planners() []PlannerSpec {
 			Name:    "packing",
 			Summary: "packing order from a reverse search from the goals, then a forward best-first search over box macro moves guided by it",
 			New:     packing.New,
+		},
+		{
+			Name:    "relocation",
+			Summary: "Holland's limited search: reverse free space and pull routes spread the goals out, a forward search opens the start, relocation sub-searches close the gaps",
+			New:     relocation.New,
 		},
 	}
 }

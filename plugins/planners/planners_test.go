@@ -25,7 +25,7 @@ import (
 
 func TestPlanThroughPlugin(t *testing.T) {
 	dir := t.TempDir()
-	names := []string{"fess", "packing"}
+	names := []string{"fess", "packing", "relocation"}
 	for _, n := range names {
 		out := filepath.Join(dir, pluginhost.BinaryPrefix+n)
 		if b, err := exec.Command("go", "build", "-o", out, "./"+n).CombinedOutput(); err != nil {

@@ -33,11 +33,23 @@ type aim struct {
 // hold the aim's player: some push must still take it across.
 const playerMiss = 2
 
-// newAim computes the distances from the boxes of forward position pos.
+// newAim computes the distances from the boxes of forward position pos,
+// for the reverse search.
 func newAim(st *static, fid int32, pos *macro.Pos) *aim {
 	a := &aim{fid: fid, player: pos.Player, as: newAssigner(len(pos.Boxes))}
 	for _, x := range pos.Boxes {
 		a.from = append(a.from, st.distFrom(st.state(x, pos.Player)))
+	}
+	return a
+}
+
+// newAimAt computes the distances to the boxes of reverse position pos,
+// for the forward search: from[j][sq] is then the pushes from sq to the
+// reverse position's box j.
+func newAimAt(st *static, rid int32, pos *macro.Pos) *aim {
+	a := &aim{fid: rid, player: pos.Player, as: newAssigner(len(pos.Boxes))}
+	for _, x := range pos.Boxes {
+		a.from = append(a.from, st.distTo(x))
 	}
 	return a
 }
@@ -167,12 +179,17 @@ func (s *aimSearch) expand(run *macro.Run, fwd *macro.Store) (rid, fid int32, sp
 }
 
 // nextGap returns the queued reverse node closest to the aim that the
-// caller has not taken yet, or -1.
+// caller has not taken yet and that has one region of free squares, or -1.
+// The sub-search that closes a gap aims at box squares only; with one
+// region the player is then where the reverse position needs it, which
+// is Holland's condition for relocation too (no external corrals).
 func (s *aimSearch) nextGap() int32 {
-	if s.gapq.Len() == 0 {
-		return -1
+	for s.gapq.Len() > 0 {
+		if id := s.gapq.Pop().ID; s.r.regionsOf(id) == 1 {
+			return id
+		}
 	}
-	return s.gapq.Pop().ID
+	return -1
 }
 
 // distFrom returns the push distance of a lone box in state from to every

@@ -107,3 +107,98 @@ func (f *forwarder) expand(run *macro.Run, rev *macro.Store) (fid, rid int32, sp
 	}
 	return -1, -1, true
 }
+
+// fwdAim is the forward side of the relocation: a best-first search over
+// macro pushes from every forward position stored so far towards the boxes
+// of a reverse position (the most spread one RPR found), ordered like the
+// reverse search by the cheapest matching of lone-box push distances. Its
+// positions join the forward store, so the reverse search can meet them,
+// and those closest to the aim become gaps for the host's sub-search.
+type fwdAim struct {
+	f    *forwarder
+	a    *aim
+	heap macro.Heap
+	gapq macro.Heap
+	seq  uint32
+	est  []int32 // per forward node, -2 not computed
+	pos  *macro.Pos
+}
+
+func newFwdAim(f *forwarder, a *aim) *fwdAim {
+	return &fwdAim{f: f, a: a, pos: macro.NewPos(f.b)}
+}
+
+// seed queues every forward node stored so far.
+func (s *fwdAim) seed() {
+	for id := range int32(s.f.store.Len()) {
+		s.f.store.Load(id, s.pos)
+		s.queue(id, s.a.estimate(s.pos.Boxes))
+	}
+}
+
+func (s *fwdAim) queue(id int32, est int) {
+	for int(id) >= len(s.est) {
+		s.est = append(s.est, -2)
+	}
+	s.est[id] = int32(est)
+	if est < 0 {
+		return
+	}
+	s.seq++
+	depth := int(s.f.depth[id])
+	s.heap.Push(macro.Item{Pri: uint64(min(aimWeight*est+depth, 0xFFFFFF))<<32 | uint64(^s.seq), ID: id})
+	s.gapq.Push(macro.Item{Pri: uint64(min(est, 0xFFFFFF))<<32 | uint64(^s.seq), ID: id})
+}
+
+// expand expands the best queued forward node. It returns a forward node
+// whose position the reverse store holds (a meeting) and the reverse
+// node, and whether the search has nothing left to expand.
+func (s *fwdAim) expand(run *macro.Run, rev *macro.Store) (fid, rid int32, spent bool) {
+	f := s.f
+	for s.heap.Len() > 0 {
+		id := s.heap.Pop().ID
+		f.store.Load(id, s.pos)
+		pos := s.pos
+		if id != f.root && f.deadlocked(pos) {
+			continue
+		}
+		player := pos.Player
+		s.a.estimate(pos.Boxes)
+		moves := f.g.Generate(pos, nil)
+		for i := range moves {
+			if i%256 == 255 && run.Expired() {
+				break
+			}
+			m := &moves[i]
+			if f.store.Find(m.Hash) >= 0 {
+				continue
+			}
+			est := s.a.child(int(m.Box), m.From, m.To)
+			pos.Apply(m)
+			child := f.store.Add(id, m, m.Hash, pos.Boxes, m.Norm)
+			ong := macro.OnGoals(f.b, pos.Boxes)
+			pos.Undo(m, player)
+			if child < 0 {
+				return -1, -1, true
+			}
+			run.Best = max(run.Best, ong)
+			f.regions = append(f.regions, uint16(m.Regions))
+			f.depth = append(f.depth, f.depth[id]+1)
+			if r := rev.Find(m.Hash); r >= 0 {
+				return child, r, false
+			}
+			s.queue(child, est)
+		}
+		return -1, -1, false
+	}
+	return -1, -1, true
+}
+
+// nextGap returns the queued forward node closest to the aim not taken
+// yet, or -1.
+func (s *fwdAim) nextGap() int32 {
+	if s.gapq.Len() == 0 {
+		return -1
+	}
+	return s.gapq.Pop().ID
+}

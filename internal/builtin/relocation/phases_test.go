@@ -173,7 +173,7 @@ func TestRPRSpreads(t *testing.T) {
 					res, last = rr, l
 				}
 			}
-			got := struct{ Stuck, Off, Regions int }{res.stuck, int(p.rev.off[last]), int(p.rev.regions[last])}
+			got := struct{ Stuck, Off, Regions int }{res.stuck, int(p.rev.off[last]), int(p.rev.regionsOf(last))}
 			want := struct{ Stuck, Off, Regions int }{min(got.Stuck, tt.stuckMax), len(b.Goals) - got.Stuck, 1}
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Errorf("RPR end (-want +got):\n%s", diff)

@@ -19,7 +19,8 @@ type reverser struct {
 	fs    *freeSpace
 	store *macro.Store
 	pos   *macro.Pos
-	// Per node: boxes off goals, regions of free squares.
+	// Per node: boxes off goals, and the regions of free squares (0 until
+	// regionsOf counts them: most nodes never need them).
 	off     []uint16
 	regions []uint16
 	// Scratch.
@@ -72,7 +73,15 @@ func (r *reverser) note(id int32, pos *macro.Pos) {
 		r.regions = append(r.regions, 0)
 	}
 	r.off[id] = uint16(len(pos.Boxes) - macro.OnGoals(r.b, pos.Boxes))
-	r.regions[id] = uint16(r.g.Regions(pos))
+}
+
+// regionsOf returns the regions of free squares of node id's position.
+func (r *reverser) regionsOf(id int32) int {
+	if r.regions[id] == 0 {
+		r.store.Load(id, r.pos)
+		r.regions[id] = uint16(r.g.Regions(r.pos))
+	}
+	return int(r.regions[id])
 }
 
 // feasible reports whether the start may lead to pos as far as the static

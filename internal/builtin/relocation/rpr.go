@@ -107,7 +107,7 @@ func (r *reverser) rpr(root int32, expired func() bool) rprResult {
 			}
 		}
 		pb = append(fresh, pb...)
-		if res.first < 0 && r.regions[cur] == 1 && !r.frozenOnGoals(q, moved) {
+		if res.first < 0 && r.regionsOf(cur) == 1 && !r.frozenOnGoals(q, moved) {
 			res.first = len(res.nodes) - 1
 		}
 	}

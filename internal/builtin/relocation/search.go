@@ -57,7 +57,7 @@ func (p *plan) solve(ctx context.Context) (*sdk.PlanResult, error) {
 		spread = append(spread, p.spreadCandidates(res)...)
 		last := res.nodes[len(res.nodes)-1]
 		p.logf("rpr root %d: %d positions, first success %d, %d stuck, last off goals %d regions %d",
-			r, len(res.nodes), res.first, res.stuck, p.rev.off[last], p.rev.regions[last])
+			r, len(res.nodes), res.first, res.stuck, p.rev.off[last], p.rev.regionsOf(last))
 	}
 	if res, err := p.meetReverse(ctx); res != nil || err != nil {
 		return res, err
@@ -98,66 +98,105 @@ func (p *plan) solve(ctx context.Context) (*sdk.PlanResult, error) {
 		}
 	}
 
-	// Relocation with box aims: the reverse search moves towards the
-	// first forward pick, and its closest positions become gaps.
+	// Relocation with box aims, both ways: the reverse search moves
+	// towards the first forward pick, the forward search towards the most
+	// spread reverse position, and the positions of either closest to its
+	// aim become gaps. Each of the three gets the same share of the time.
 	fid := picks[0]
 	pos := macro.NewPos(b)
 	p.fwd.store.Load(fid, pos)
-	as := newAimSearch(p.rev, newAim(p.st, fid, pos))
-	as.seed()
-	run.Message = fmt.Sprintf("relocating: %d reverse positions", p.rev.store.Len())
-	var revTime, gapTime time.Duration
+	ra := newAimSearch(p.rev, newAim(p.st, fid, pos))
+	ra.seed()
+	var fa *fwdAim
+	spreadAim := int32(-1)
+	if len(spread) > 0 {
+		spreadAim = spread[0]
+		p.rev.store.Load(spreadAim, pos)
+		fa = newFwdAim(p.fwd, newAimAt(p.st, spreadAim, pos))
+		fa.seed()
+	}
+	var times [3]time.Duration // reverse, forward, gaps
+	revSpent, fwdSpent := false, fa == nil
+	turn := 0 // alternates the gaps' sources
 	failed := 0
 	for {
-		spent := false
-		if revTime <= gapTime {
-			t0 := time.Now()
+		act := 2
+		if !revSpent && times[0] <= times[2] && (fwdSpent || times[0] <= times[1]) {
+			act = 0
+		} else if !fwdSpent && times[1] <= times[2] {
+			act = 1
+		}
+		t0 := time.Now()
+		switch act {
+		case 0, 1:
 			for range aimSlice {
 				if stop, reason := run.Tick(); stop {
 					return p.gaveUp(reason), nil
 				}
-				rid, f, sp := as.expand(run, p.fwd.store)
-				if rid >= 0 {
-					if res, err := p.meet(ctx, f, rid); res != nil || err != nil {
+				var f, r int32
+				var sp bool
+				if act == 0 {
+					r, f, sp = ra.expand(run, p.fwd.store)
+				} else {
+					f, r, sp = fa.expand(run, p.rev.store)
+				}
+				if r >= 0 {
+					if res, err := p.meet(ctx, f, r); res != nil || err != nil {
 						return res, err
 					}
 				}
 				if sp {
-					spent = true
+					revSpent = revSpent || act == 0
+					fwdSpent = fwdSpent || act == 1
 					break
 				}
 			}
-			revTime += time.Since(t0)
-			run.Message = fmt.Sprintf("relocating: %d reverse positions, %d of %d gaps closed", p.rev.store.Len(), p.gapsReached, p.gaps)
-			if !spent {
+		default:
+			var k pairKey
+			found := false
+			for range 2 {
+				turn ^= 1
+				if turn == 0 || fa == nil {
+					for r := ra.nextGap(); r >= 0; r = ra.nextGap() {
+						if k = (pairKey{fid, r}); !tried[k] {
+							found = true
+							break
+						}
+					}
+				} else {
+					for f := fa.nextGap(); f >= 0; f = fa.nextGap() {
+						if k = (pairKey{f, spreadAim}); !tried[k] {
+							found = true
+							break
+						}
+					}
+				}
+				if found {
+					break
+				}
+			}
+			if !found {
+				if revSpent && fwdSpent {
+					return p.gaveUp("search space exhausted"), nil
+				}
+				times[2] = max(times[0], times[1]) // nothing to close yet
 				continue
 			}
-		}
-		rid := as.nextGap()
-		for rid >= 0 && tried[pairKey{fid, rid}] {
-			rid = as.nextGap()
-		}
-		if rid < 0 {
-			if spent {
-				return p.gaveUp("search space exhausted"), nil
+			if stop, reason := run.Tick(); stop {
+				return p.gaveUp(reason), nil
 			}
-			gapTime = revTime // nothing to close yet
-			continue
+			tried[k] = true
+			res, err := p.tryGap(ctx, k, share)
+			if res != nil || err != nil {
+				return res, err
+			}
+			if failed++; failed%escalateAfter == 0 {
+				share = min(2*share, max(maxGap, share))
+			}
 		}
-		if stop, reason := run.Tick(); stop {
-			return p.gaveUp(reason), nil
-		}
-		tried[pairKey{fid, rid}] = true
-		p.logf("aim gap: estimate %d", as.est[rid])
-		t0 := time.Now()
-		res, err := p.tryGap(ctx, pairKey{fid, rid}, share)
-		gapTime += time.Since(t0)
-		if res != nil || err != nil {
-			return res, err
-		}
-		if failed++; failed%escalateAfter == 0 {
-			share = min(2*share, max(maxGap, share))
-		}
+		times[act] += time.Since(t0)
+		run.Message = fmt.Sprintf("relocating: %d reverse and %d forward positions, %d of %d gaps closed",
+			p.rev.store.Len(), p.fwd.store.Len(), p.gapsReached, p.gaps)
 	}
 }
 
@@ -168,7 +207,7 @@ func (p *plan) spreadCandidates(res rprResult) []int32 {
 	var out []int32
 	for k := len(res.nodes) - 1; k >= 1; k-- {
 		id := res.nodes[k]
-		if p.rev.regions[id] == 1 {
+		if p.rev.regionsOf(id) == 1 {
 			out = append(out, id)
 			break
 		}
@@ -247,7 +286,8 @@ func (p *plan) tryGap(ctx context.Context, k pairKey, share time.Duration) (*sdk
 	p.gaps++
 	t0 := time.Now()
 	gap, player, nodes, ok, err := p.closeGap(ctx, fe, k.r, budget)
-	p.logf("gap f%d(depth %d) -> r%d(off %d): budget %v took %v nodes %d ok %v err %v", k.f, p.fwd.depth[k.f], k.r, p.rev.off[k.r], budget.Time, time.Since(t0).Round(time.Millisecond), nodes, ok, err)
+	p.logf("gap f%d (depth %d) to r%d (%d off goals): budget %v, took %v, %d nodes, closed %v, error %v",
+		k.f, p.fwd.depth[k.f], k.r, p.rev.off[k.r], budget.Time, time.Since(t0).Round(time.Millisecond), nodes, ok, err)
 	p.run.Nodes += nodes / subNodesPerTick
 	if err != nil {
 		if ctx.Err() == nil {

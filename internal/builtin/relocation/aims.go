@@ -93,15 +93,18 @@ type aimSearch struct {
 	est   []int32 // per reverse node, -2 not computed
 	depth []uint16
 	pos   *macro.Pos
-	// gapq holds the reverse nodes by estimate, for the gaps to try.
-	gapq macro.Heap
+	// gapq and macq hold the reverse nodes by estimate, for the gaps to
+	// try: by the host's sub-search and by the macro gap search.
+	gapq, macq macro.Heap
+	// best is the least estimate seen.
+	best int
 }
 
 // aimWeight weighs the estimate against the depth in pull routes.
 const aimWeight = 3
 
 func newAimSearch(r *reverser, a *aim) *aimSearch {
-	return &aimSearch{r: r, a: a, pos: macro.NewPos(r.b)}
+	return &aimSearch{r: r, a: a, pos: macro.NewPos(r.b), best: -1}
 }
 
 // seed queues every reverse node stored so far.
@@ -129,9 +132,13 @@ func (s *aimSearch) queue(id int32, est, depth int) {
 	if est < 0 {
 		return
 	}
+	if s.best < 0 || est < s.best {
+		s.best = est
+	}
 	s.seq++
 	s.heap.Push(macro.Item{Pri: uint64(min(aimWeight*est+depth, 0xFFFFFF))<<32 | uint64(^s.seq), ID: id})
 	s.gapq.Push(macro.Item{Pri: uint64(min(est, 0xFFFFFF))<<32 | uint64(^s.seq), ID: id})
+	s.macq.Push(macro.Item{Pri: uint64(min(est, 0xFFFFFF))<<32 | uint64(^s.seq), ID: id})
 }
 
 // expand expands the best queued reverse node. It returns a reverse node
@@ -190,6 +197,15 @@ func (s *aimSearch) nextGap() int32 {
 		}
 	}
 	return -1
+}
+
+// nextMacro returns the queued reverse node closest to the aim that the
+// macro gap search has not taken yet, or -1.
+func (s *aimSearch) nextMacro() int32 {
+	if s.macq.Len() == 0 {
+		return -1
+	}
+	return s.macq.Pop().ID
 }
 
 // distFrom returns the push distance of a lone box in state from to every

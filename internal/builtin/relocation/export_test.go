@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/sokod/sokod/internal/builtin/packing/macro"
+	"github.com/sokod/sokod/internal/engine"
 	"github.com/sokod/sokod/sdk"
 )
 
@@ -49,6 +50,54 @@ func SolveLog(ctx context.Context, req *sdk.PlanRequest, host sdk.Host) (*sdk.Pl
 	}
 	p := newPlan(ctx, req, b, host, nil)
 	res, err := p.solve(ctx)
-	p.logf("reverse %d forward %d gaps %d/%d", p.rev.store.Len(), p.fwd.store.Len(), p.gapsReached, p.gaps)
+	p.logf("%s", p.run.Message)
+	if p.ra != nil {
+		best, bestE := int32(-1), int32(1<<30)
+		for id, e := range p.ra.est {
+			if e >= 0 && e < bestE {
+				best, bestE = int32(id), e
+			}
+		}
+		pos := macro.NewPos(b)
+		p.fwd.store.Load(p.ra.a.fid, pos)
+		p.logf("aim (forward node %d):\n%s", p.ra.a.fid, render(b, pos))
+		if best >= 0 {
+			p.rev.store.Load(best, pos)
+			p.logf("closest reverse node %d, estimate %d, %d regions:\n%s", best, bestE, p.rev.regionsOf(best), render(b, pos))
+		}
+	}
 	return res, p.log, err
+}
+
+// render draws pos, the player's region marked with +.
+func render(b *engine.Board, pos *macro.Pos) string {
+	g := macro.NewGen(b)
+	g.Flood(pos, pos.Player)
+	var out []byte
+	for y := range b.Height {
+		for x := range b.Width {
+			s := b.SquareOf[y*b.Width+x]
+			ch := byte('#')
+			if s >= 0 {
+				sq := uint16(s)
+				switch {
+				case pos.BoxAt[sq] >= 0 && b.GoalIndex[sq] >= 0:
+					ch = '*'
+				case pos.BoxAt[sq] >= 0:
+					ch = '$'
+				case g.Reached(sq) && b.GoalIndex[sq] >= 0:
+					ch = '+'
+				case g.Reached(sq):
+					ch = '-'
+				case b.GoalIndex[sq] >= 0:
+					ch = '.'
+				default:
+					ch = ' '
+				}
+			}
+			out = append(out, ch)
+		}
+		out = append(out, '\n')
+	}
+	return string(out)
 }

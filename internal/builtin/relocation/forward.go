@@ -122,10 +122,12 @@ type fwdAim struct {
 	seq  uint32
 	est  []int32 // per forward node, -2 not computed
 	pos  *macro.Pos
+	// best is the least estimate seen.
+	best int
 }
 
 func newFwdAim(f *forwarder, a *aim) *fwdAim {
-	return &fwdAim{f: f, a: a, pos: macro.NewPos(f.b)}
+	return &fwdAim{f: f, a: a, pos: macro.NewPos(f.b), best: -1}
 }
 
 // seed queues every forward node stored so far.
@@ -143,6 +145,9 @@ func (s *fwdAim) queue(id int32, est int) {
 	s.est[id] = int32(est)
 	if est < 0 {
 		return
+	}
+	if s.best < 0 || est < s.best {
+		s.best = est
 	}
 	s.seq++
 	depth := int(s.f.depth[id])

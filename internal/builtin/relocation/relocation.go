@@ -17,26 +17,35 @@
 //     variation is stored; read forwards, the variation is a stacking
 //     order that ends on the goals.
 //  3. Forward opening (forward.go): a best-first search over box macro
-//     moves from the start towards positions with one region of free
+//     moves from the start towards a position with one region of free
 //     squares (one corral). A forward position that the reverse store
 //     holds is a solution at once.
-//  4. Relocation (relocate.go, search.go): pairs of a forward and a
-//     reverse position, closest first by lone-box push distances, go to
-//     the host's bounded sub-search (host.SubSearch, the reverse
-//     position's squares as targets); the gap's pushes join the forward
-//     moves and the reverse variation played backwards. When the direct
-//     gaps fail, a reverse search over pull routes aims at the forward
-//     position's boxes (Holland's "box aims"), and its positions become
-//     new gaps to close, each sub-search budget growing round by round.
+//  4. Relocation (relocate.go, aims.go, gap.go, search.go): first the
+//     direct gaps, from the opened forward positions to the spread ones,
+//     closest first, each given to the host's bounded sub-search
+//     (host.SubSearch, the reverse position's squares as targets). Then
+//     three activities share the time: a reverse search over pull routes
+//     towards the opened position's boxes (Holland's "box aims"), a
+//     forward search over macro pushes towards the most spread reverse
+//     position, and gaps between them: a bounded macro search from the
+//     opened position towards the reverse position closest to it, and
+//     host sub-searches to the closest ones with one region. Any forward
+//     position the reverse store holds (or reverse position the forward
+//     store holds) is a solution: the forward moves, the gap, and the
+//     reverse variation played backwards as pushes.
 //
 // Every solution is rebuilt to LURD and verified by the host before it is
 // returned; without one, the plan gives up saying how far it got.
 //
-// Where it is simpler than Holland: see the comments of each phase. In
-// short, RPR's tree searches (RPRT) become one reverse best-first search
-// towards the forward position, one-way doors and circuits beyond RFS are
-// left out, and the matching of region counts before exact positions is
-// folded into the sub-search's own heuristic.
+// Where it is simpler than Holland: RFS takes the pull access of all boxes
+// at once and gives external corrals no free space of their own; RPR goes
+// on past the first spread position with one corral; RSB shuffles one box
+// by one pull route, not chains; the tree searches of RPRT become the
+// reverse search with box aims; the stage that matches box counts per
+// dynamic reversible region before exact positions is left to the aim
+// searches' matching estimate; one-way doors (s1-doors, s1-ways) are not
+// used; and the stacking order is not turned into forward deadlock
+// knowledge beyond what the meeting of the two sides gives.
 package relocation
 
 import (
@@ -75,8 +84,8 @@ func (Planner) Plan(ctx context.Context, req *sdk.PlanRequest, host sdk.Host, pr
 }
 
 // nodeExtra is the memory a node takes beyond its store: per-node data
-// and an open-list entry.
-const nodeExtra = 4 + 16
+// (estimate, depth, counts) and entries in up to three open lists.
+const nodeExtra = 4 + 2 + 2 + 2 + 3*16
 
 // subNodesPerTick converts a sub-search's expansions into the plan's
 // node units (one per macro expansion), for a plan with a node budget.
@@ -97,8 +106,10 @@ type plan struct {
 	subErr string
 	// Counters for the final report.
 	gaps, gapsReached int
-	// log collects lines for tests that look inside a plan.
+	// log collects lines for tests that look inside a plan; ra is the
+	// reverse aim search, for them too.
 	log []string
+	ra  *aimSearch
 }
 
 // logf adds a line to the plan's log.
@@ -110,7 +121,10 @@ func newPlan(ctx context.Context, req *sdk.PlanRequest, b *engine.Board, host sd
 		p.deadline = time.Now().Add(req.Budget.Time)
 	}
 	p.st = newStatic(b)
-	limit := macro.StoreLimit(req, len(b.StartBoxes), nodeExtra) / 2
+	// The two stores get three quarters of the memory; the host's
+	// sub-searches at most the last quarter (subBudget), the gap search's
+	// visited set a bounded amount (maxVisited).
+	limit := macro.StoreLimit(req, len(b.StartBoxes), nodeExtra) * 3 / 8
 	p.rev = newReverser(b, p.st, limit)
 	p.fwd = newForwarder(b, p.st, limit)
 	return p

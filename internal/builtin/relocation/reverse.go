@@ -26,13 +26,23 @@ type reverser struct {
 	// Scratch.
 	states []int32
 	match  *startMatcher
+	// startSq marks the start boxes' squares; pmark and pstack are the
+	// pull-freeze test's marks (stamped) and rollback stack.
+	startSq []bool
+	pmark   []uint32
+	pgen    uint32
+	pstack  []uint16
 }
 
 func newReverser(b *engine.Board, st *static, limit int) *reverser {
 	g := macro.NewGen(b)
 	pg := newPullGen(b, st, g)
-	return &reverser{b: b, st: st, g: g, pg: pg, fs: newFreeSpace(b, g, pg, st), store: macro.NewStore(len(b.StartBoxes), limit),
-		pos: macro.NewPos(b), match: newStartMatcher(b, st)}
+	r := &reverser{b: b, st: st, g: g, pg: pg, fs: newFreeSpace(b, g, pg, st), store: macro.NewStore(len(b.StartBoxes), limit),
+		pos: macro.NewPos(b), match: newStartMatcher(b, st), startSq: make([]bool, b.Squares+1), pmark: make([]uint32, b.Squares+1)}
+	for _, x := range b.StartBoxes {
+		r.startSq[x] = true
+	}
+	return r
 }
 
 // roots stores the solved position once per region of free squares the
@@ -89,7 +99,54 @@ func (r *reverser) regionsOf(id int32) int {
 // given its own start box that reaches its state.
 func (r *reverser) feasible(pos *macro.Pos) bool {
 	r.states = r.st.boxStates(pos, r.states)
-	return r.st.rev.ok(r.states) && r.match.perfect(r.states)
+	if !r.st.rev.ok(r.states) {
+		return false
+	}
+	for _, x := range pos.Boxes {
+		if !r.startSq[x] && r.pullFrozen(pos, x) {
+			return false
+		}
+	}
+	return r.match.perfect(r.states)
+}
+
+// pullFrozen reports whether the box on sq of pos can never be pulled
+// again: in every direction the square the player must stand on, or the
+// one it must step back to, is a wall or holds a box that can never be
+// pulled either (boxes under examination count as walls). Played forwards,
+// such a box never moved since the start, so off a start square it is a
+// deadlock of the reverse search, the mirror of a frozen box.
+func (r *reverser) pullFrozen(pos *macro.Pos, sq uint16) bool {
+	r.pgen++
+	if r.pgen == 0 {
+		clear(r.pmark)
+		r.pgen = 1
+	}
+	r.pstack = r.pstack[:0]
+	return r.pullFrozenRec(pos, sq)
+}
+
+func (r *reverser) pullFrozenRec(pos *macro.Pos, sq uint16) bool {
+	b := r.b
+	wall := uint16(b.Squares)
+	base := len(r.pstack)
+	r.pmark[sq] = r.pgen
+	r.pstack = append(r.pstack, sq)
+	blocked := func(x uint16) bool {
+		return x == wall || r.pmark[x] == r.pgen || pos.BoxAt[x] >= 0 && r.pullFrozenRec(pos, x)
+	}
+	for d := range 4 {
+		a := b.Nbr[int(sq)*4+d]
+		if blocked(a) || blocked(b.Nbr[int(a)*4+d]) {
+			continue
+		}
+		for _, x := range r.pstack[base:] {
+			r.pmark[x] = 0
+		}
+		r.pstack = r.pstack[:base]
+		return false
+	}
+	return true
 }
 
 // add stores the position m leads to from node parent (pos is already

@@ -13,8 +13,9 @@ import (
 // The schedule of a plan.
 const (
 	// openQuota bounds the opening search's expansions before the
-	// relocation starts.
-	openQuota = 300
+	// relocation starts, openShare its share of the plan's time.
+	openQuota = 3000
+	openShare = 0.1
 	// forwardPicks is how many forward positions with one region the
 	// direct gaps pair with the spread positions.
 	forwardPicks = 3
@@ -33,6 +34,9 @@ const (
 	noDeadlineGap = 300 * time.Millisecond
 	// aimSlice is the reverse expansions between two gaps.
 	aimSlice = 40
+	// gapExpansions bounds a macro gap search's expansions (its time share
+	// bounds it too).
+	gapExpansions = 20000
 )
 
 // pairKey names a gap: a forward node and a reverse node.
@@ -65,7 +69,8 @@ func (p *plan) solve(ctx context.Context) (*sdk.PlanResult, error) {
 	run.Message = fmt.Sprintf("reverse spread: %d solved positions, %d spread positions", len(roots), len(spread))
 
 	// Forward opening.
-	for k := 0; k < openQuota && len(p.fwd.open) == 0; k++ {
+	openEnd := time.Now().Add(time.Duration(float64(p.remaining()) * openShare))
+	for k := 0; k < openQuota && len(p.fwd.open) == 0 && time.Now().Before(openEnd); k++ {
 		if stop, reason := run.Tick(); stop {
 			return p.gaveUp(reason), nil
 		}
@@ -107,6 +112,7 @@ func (p *plan) solve(ctx context.Context) (*sdk.PlanResult, error) {
 	p.fwd.store.Load(fid, pos)
 	ra := newAimSearch(p.rev, newAim(p.st, fid, pos))
 	ra.seed()
+	p.ra = ra
 	var fa *fwdAim
 	spreadAim := int32(-1)
 	if len(spread) > 0 {
@@ -118,7 +124,10 @@ func (p *plan) solve(ctx context.Context) (*sdk.PlanResult, error) {
 	var times [3]time.Duration // reverse, forward, gaps
 	revSpent, fwdSpent := false, fa == nil
 	turn := 0 // alternates the gaps' sources
+	macTried := map[pairKey]bool{}
+	gs := newGapSearch(p.fwd)
 	failed := 0
+	rootShare := share
 	for {
 		act := 2
 		if !revSpent && times[0] <= times[2] && (fwdSpent || times[0] <= times[1]) {
@@ -152,30 +161,57 @@ func (p *plan) solve(ctx context.Context) (*sdk.PlanResult, error) {
 				}
 			}
 		default:
+			if share > rootShare {
+				// Each time the gaps' share grows: the solved positions
+				// themselves, the host's plain search from the opened
+				// position, which sometimes needs only more time.
+				rootShare = share
+				for _, r := range roots {
+					if stop, reason := run.Tick(); stop {
+						return p.gaveUp(reason), nil
+					}
+					if res, err := p.tryGap(ctx, pairKey{fid, r}, share); res != nil || err != nil {
+						return res, err
+					}
+				}
+				break
+			}
+			// The gaps' sources in turn: the macro gap search to the
+			// reverse position closest to the aim, the host's sub-search
+			// to the closest one with one region, and the sub-search from
+			// the forward position closest to the spread one.
 			var k pairKey
-			found := false
-			for range 2 {
-				turn ^= 1
-				if turn == 0 || fa == nil {
-					for r := ra.nextGap(); r >= 0; r = ra.nextGap() {
-						if k = (pairKey{fid, r}); !tried[k] {
-							found = true
+			src := -1
+			for range 3 {
+				turn = (turn + 1) % 3
+				switch {
+				case turn == 0:
+					for r := ra.nextMacro(); r >= 0; r = ra.nextMacro() {
+						if k = (pairKey{fid, r}); !macTried[k] {
+							src = 0
 							break
 						}
 					}
-				} else {
+				case turn == 1:
+					for r := ra.nextGap(); r >= 0; r = ra.nextGap() {
+						if k = (pairKey{fid, r}); !tried[k] {
+							src = 1
+							break
+						}
+					}
+				case fa != nil:
 					for f := fa.nextGap(); f >= 0; f = fa.nextGap() {
 						if k = (pairKey{f, spreadAim}); !tried[k] {
-							found = true
+							src = 2
 							break
 						}
 					}
 				}
-				if found {
+				if src >= 0 {
 					break
 				}
 			}
-			if !found {
+			if src < 0 {
 				if revSpent && fwdSpent {
 					return p.gaveUp("search space exhausted"), nil
 				}
@@ -185,18 +221,40 @@ func (p *plan) solve(ctx context.Context) (*sdk.PlanResult, error) {
 			if stop, reason := run.Tick(); stop {
 				return p.gaveUp(reason), nil
 			}
-			tried[k] = true
-			res, err := p.tryGap(ctx, k, share)
-			if res != nil || err != nil {
-				return res, err
+			if src == 0 {
+				macTried[k] = true
+				p.gaps++
+				f, r, full, stop := gs.run(run, k.f, p.rev, k.r, gapExpansions, share)
+				if stop != "" {
+					return p.gaveUp(stop), nil
+				}
+				if full {
+					return p.gaveUp("memory budget spent"), nil
+				}
+				if f >= 0 {
+					p.gapsReached++
+					if res, err := p.meet(ctx, f, r); res != nil || err != nil {
+						return res, err
+					}
+				}
+			} else {
+				tried[k] = true
+				res, err := p.tryGap(ctx, k, share)
+				if res != nil || err != nil {
+					return res, err
+				}
 			}
 			if failed++; failed%escalateAfter == 0 {
 				share = min(2*share, max(maxGap, share))
 			}
 		}
 		times[act] += time.Since(t0)
-		run.Message = fmt.Sprintf("relocating: %d reverse and %d forward positions, %d of %d gaps closed",
-			p.rev.store.Len(), p.fwd.store.Len(), p.gapsReached, p.gaps)
+		fbest := -1
+		if fa != nil {
+			fbest = fa.best
+		}
+		run.Message = fmt.Sprintf("relocating: %d reverse and %d forward positions, closest %d and %d pushes, %d of %d gaps closed",
+			p.rev.store.Len(), p.fwd.store.Len(), ra.best, fbest, p.gapsReached, p.gaps)
 	}
 }
 
@@ -241,7 +299,18 @@ func (p *plan) forwardPicks() []int32 {
 		}
 	}
 	if len(out) == 0 {
-		out = append(out, p.fwd.root)
+		// No position with one region: the one with fewest regions
+		// that passes the deadlock tests, fewest moves first.
+		best := p.fwd.root
+		for id := range int32(p.fwd.store.Len()) {
+			if p.fwd.regions[id] > p.fwd.regions[best] || p.fwd.regions[id] == p.fwd.regions[best] && p.fwd.depth[id] >= p.fwd.depth[best] {
+				continue
+			}
+			if p.fwd.store.Load(id, pos); !p.fwd.deadlocked(pos) {
+				best = id
+			}
+		}
+		out = append(out, best)
 	}
 	return out
 }
@@ -328,7 +397,7 @@ func (p *plan) subBudget(share time.Duration) sdk.Budget {
 	mem := uint64(bud.Time.Seconds() * subBytesPerSecond)
 	mem = max(mem, minSubMemory)
 	if m := p.req.Budget.MemoryBytes; m > 0 {
-		mem = min(mem, m/2)
+		mem = min(mem, m/4)
 	}
 	bud.MemoryBytes = mem
 	return bud

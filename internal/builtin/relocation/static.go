@@ -32,7 +32,7 @@ const labels = engine.Regions
 
 // maxLimitStates bounds the states for which the region restrictions are
 // computed: the component bitsets grow with the square of it.
-const maxLimitStates = 8000
+const maxLimitStates = 4000
 
 // maxLimits bounds the restrictions kept per kind (forward at most,
 // forward at least, and the same two for the reverse search).

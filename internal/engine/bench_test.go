@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -16,9 +17,14 @@ func benchSearcher(tb testing.TB, rule Rule, obj Objective, warm int) *searcher 
 // set.
 func benchSearcherWith(tb testing.TB, rule Rule, obj Objective, warm int, tables bool) *searcher {
 	tb.Helper()
+	return benchSearcherOpts(tb, rule, Options{Objective: obj}, warm, tables)
+}
+
+// benchSearcherOpts is benchSearcherWith with options.
+func benchSearcherOpts(tb testing.TB, rule Rule, opts Options, warm int, tables bool) *searcher {
+	tb.Helper()
 	l := loadCollection(tb, "testdata/bench.xsb")[0]
 	b := mustAnalyze(tb, l)
-	opts := Options{Objective: obj}
 	if tables {
 		opts.Deadlocks = []*Deadlocks{wallPairs(b, false)}
 	}
@@ -36,22 +42,42 @@ func benchSearcherWith(tb testing.TB, rule Rule, obj Objective, warm int, tables
 
 // TestExpandAllocs proves the steady state of the search loop (pop,
 // rebuild, reachability, move generation, deadlock tests, bound, table
-// insert, queue push) allocates nothing.
+// insert, queue push, goal macros and home moves) allocates nothing.
 func TestExpandAllocs(t *testing.T) {
-	for k, rule := range []Rule{RuleSumMin, RuleGreedy, RuleMatching, RuleMatching, RuleMatching} {
-		obj := ObjectivePushes
-		if rule == RuleGreedy {
-			obj = ObjectiveAny
-		}
-		s := benchSearcherWith(t, rule, obj, 20000, k == 4) // the last with deadlock tables
-		s.lazy = k == 3                                     // child bounds deferred to the pop, as with many boxes
+	tests := []struct {
+		rule   Rule
+		opts   Options
+		warm   int
+		tables bool // deadlock tables
+		lazy   bool // child bounds deferred to the pop, as with many boxes
+		macros bool // goal macros must fire during the measured steps
+	}{
+		{rule: RuleSumMin, opts: Options{Objective: ObjectivePushes}, warm: 20000},
+		{rule: RuleGreedy, opts: Options{Objective: ObjectiveAny, NoGoalMacros: true}, warm: 20000},
+		{rule: RuleMatching, opts: Options{Objective: ObjectivePushes}, warm: 20000},
+		{rule: RuleMatching, opts: Options{Objective: ObjectivePushes}, warm: 20000, lazy: true},
+		{rule: RuleMatching, opts: Options{Objective: ObjectivePushes}, warm: 20000, tables: true},
+		// Goal macros and home moves on (the level's goal row is an area).
+		// The default strategy solves the level in a few expansions with
+		// them; greedy search takes long.
+		{rule: RuleGreedy, opts: Options{Objective: ObjectiveAny, Strategy: StrategyGreedy}, warm: 20000, macros: true},
+		{rule: RuleMatching, opts: Options{Objective: ObjectiveAny, Strategy: StrategyGreedy}, warm: 20000, macros: true},
+	}
+	for _, tc := range tests {
+		s := benchSearcherOpts(t, tc.rule, tc.opts, tc.warm, tc.tables)
+		s.lazy = tc.lazy
+		searches := s.gm.vgen
 		allocs := testing.AllocsPerRun(2000, func() {
 			if st, reason, _, end := s.step(); end {
 				t.Fatalf("search ended: %v %s", st, reason)
 			}
 		})
+		name := fmt.Sprintf("%s/%v/tables %v/lazy %v/goal macros %v", tc.rule, tc.opts.Objective, tc.tables, tc.lazy, !tc.opts.NoGoalMacros)
 		if allocs != 0 {
-			t.Errorf("%s: %v allocations per expanded node, want 0", rule, allocs)
+			t.Errorf("%s: %v allocations per expanded node, want 0", name, allocs)
+		}
+		if tc.macros && s.gm.vgen == searches {
+			t.Errorf("%s: no goal macro or home move searched for in the measured steps", name)
 		}
 	}
 }

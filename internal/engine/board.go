@@ -94,6 +94,11 @@ type Board struct {
 	// slide[sq] has bit d set when sq is a tunnel square for a push in
 	// direction d (see tunnel.go).
 	slide []uint8
+	// areas are the goal areas that have a packing order; inArea[sq] is the
+	// area square sq belongs to, macroArea[sq] the one it belongs to or is
+	// an entrance of, -1 for none (see goalmacro.go).
+	areas             []goalArea
+	inArea, macroArea []int16
 }
 
 // MaxRegionDist bounds the size of Board.RegionDist (32 MiB); no board of
@@ -104,7 +109,8 @@ const MaxRegionDist = 1 << 24
 func (b *Board) Bytes() int64 {
 	n := int64(b.Squares + 1)
 	return int64(len(b.Dist)+len(b.RegionDist)+len(b.Nbr))*2 + int64(len(b.SquareOf)+len(b.Cell))*4 +
-		n*(2+1+16) + int64(len(b.sideComp)+len(b.slide)+len(b.regLbl)) + int64(len(b.disc)+len(b.regLo)+len(b.regHi))*4
+		n*(2+1+16) + int64(len(b.sideComp)+len(b.slide)+len(b.regLbl)) + int64(len(b.disc)+len(b.regLo)+len(b.regHi))*4 +
+		int64(len(b.inArea)+len(b.macroArea))*2
 }
 
 // Regions is the number of region labels around a square: 0-3 for regions
@@ -242,6 +248,7 @@ func Analyze(l *sokoban.Level) (*Board, error) {
 	}
 	b.Dead[n] = true
 	b.computeSlide()
+	b.computeGoalAreas()
 	if b.Impossible == "" {
 		for _, s := range b.StartBoxes {
 			if b.Dead[s] {

@@ -125,13 +125,15 @@ func (s *searcher) dfs(r uint32, g, h int) (goal uint32, st Status, reason strin
 				s.duplicates++
 				continue
 			}
-			rec.relink(r, uint16(cg), c.last, c.p.dir)
+			rec.relink(r, uint16(cg), recFrom(c.p, c.last), c.p.dir)
+			s.remember(uint32(slot), c.key, c.p)
 		} else {
 			if s.tt.full() {
 				s.idaStack = s.idaStack[:base]
 				return 0, GaveUp, ReasonMemory, true
 			}
-			s.tt.insert(slot, c.key, r, uint16(cg), c.last, c.p.dir)
+			s.tt.insert(slot, c.key, r, uint16(cg), recFrom(c.p, c.last), c.p.dir)
+			s.remember(uint32(slot), c.key, c.p)
 		}
 		s.doMove(int(c.box), c.p)
 		ch := s.ev.sync(s.boxes, s.player)

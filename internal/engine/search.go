@@ -133,6 +133,12 @@ type Options struct {
 	// NoTunnelMacros turns tunnel macros off (see tunnel.go); they are on
 	// by default and keep completeness and push-optimality.
 	NoTunnelMacros bool
+	// NoGoalMacros turns goal macros and home moves off (see goalmacro.go
+	// and homemove.go). They apply under ObjectiveAny only, where they are
+	// on by default. The entrance macro cuts moves, so when a search in
+	// which it fired exhausts its space, Solve searches again without goal
+	// macros before it reports Unsolvable (Stats.GoalMacroRerun).
+	NoGoalMacros bool
 	// Deadlocks are compiled deadlock detectors applied per push, on top
 	// of the engine's own dead squares, freeze and corral tests.
 	Deadlocks []*Deadlocks
@@ -147,6 +153,13 @@ type Options struct {
 	lazyBound bool
 	// repairBoxes (experiments), when positive, replaces lazyRepairBoxes.
 	repairBoxes int
+	// noHomeMoves (tests, experiments) keeps the entrance goal macros and
+	// drops the home moves (homemove.go).
+	noHomeMoves bool
+	noEntrance  bool
+	// macroGoals (tests, experiments), when positive, replaces
+	// minMacroGoals.
+	macroGoals int
 }
 
 // Workspace is the big memory of a search: the transposition table slab,
@@ -244,6 +257,15 @@ type Stats struct {
 	// those macros added after the first, Stuck the children pruned with a
 	// box stuck in a tunnel (tunnel.go).
 	Macros, MacroPushes, Stuck int64
+	// GoalMacros counts children made by a goal macro, GoalMacroPushes
+	// the pushes those macros added after the first (goalmacro.go).
+	GoalMacros, GoalMacroPushes int64
+	// HomeMoves counts children made by a home move (homemove.go).
+	HomeMoves int64
+	// GoalMacroRerun is set when the search under goal macros exhausted
+	// its space and was run again without them; the counts are the sum of
+	// both runs.
+	GoalMacroRerun bool
 	// MemoryReserved is the size of the table and open-list slabs (the
 	// budget, rounded down); MemoryUsed is the part this search touched
 	// (table pages, open-list entries at their peak).
@@ -340,23 +362,31 @@ func Solve(ctx context.Context, b *Board, opts Options) (*Result, error) {
 		s.lastProgress, s.lastCheck = s.start, s.start
 	}
 	st, reason, goal := s.run(ctx)
+	s.addStats(&res.Stats)
+	if st == Unsolvable && s.gm.count > 0 {
+		// Goal macros cut moves, so this exhaustion proves nothing: search
+		// again without them, within what is left of the budget, so that
+		// Unsolvable always rests on the plain search.
+		res.Stats.GoalMacroRerun = true
+		s.finish()
+		again := opts
+		again.NoGoalMacros = true
+		if again.Budget.Nodes > 0 {
+			again.Budget.Nodes -= s.nodes
+		}
+		if opts.Budget.Nodes > 0 && again.Budget.Nodes <= 0 {
+			st, reason = GaveUp, ReasonNodes
+		} else {
+			start := s.start
+			s = newSearcher(b, h, again, ws)
+			s.start, s.lastProgress, s.lastCheck = start, start, start
+			st, reason, goal = s.run(ctx)
+			s.addStats(&res.Stats)
+		}
+	}
 	defer s.finish()
 	res.Status, res.Reason = st, reason
-	res.Stats.Nodes = s.nodes
-	res.Stats.Generated = s.generated
 	res.Stats.Stored = int64(s.tt.used)
-	res.Stats.Duplicates = s.duplicates
-	res.Stats.Reopened = s.reopened
-	res.Stats.Deferred = s.deferred
-	res.Stats.Frozen = s.frozenPruned
-	res.Stats.Matching = s.matchPruned
-	res.Stats.Tables = s.tablePruned
-	res.Stats.Corrals = s.corrals
-	res.Stats.CorralDead = s.corralDead
-	res.Stats.Macros, res.Stats.MacroPushes, res.Stats.Stuck = s.macros, s.macroPushes, s.stuck
-	res.Stats.MaxDepth = s.maxDepth
-	res.Stats.InitialLB = s.initialLB
-	res.Stats.MemoryUsed = s.tt.bytesTouched() + int64(s.pool.peak)*openEntryBytes
 	if s.clock != nil {
 		res.Stats.Elapsed = s.clock().Sub(s.start)
 	}
@@ -380,21 +410,53 @@ func Solve(ctx context.Context, b *Board, opts Options) (*Result, error) {
 	return res, nil
 }
 
+// addStats adds the search's counts to st: a search run again after goal
+// macros (see Solve) reports the work of both runs.
+func (s *searcher) addStats(st *Stats) {
+	st.Nodes += s.nodes
+	st.Generated += s.generated
+	st.Duplicates += s.duplicates
+	st.Reopened += s.reopened
+	st.Deferred += s.deferred
+	st.Frozen += s.frozenPruned
+	st.Matching += s.matchPruned
+	st.Tables += s.tablePruned
+	st.Corrals += s.corrals
+	st.CorralDead += s.corralDead
+	st.Macros += s.macros
+	st.MacroPushes += s.macroPushes
+	st.Stuck += s.stuck
+	st.GoalMacros += s.gm.count
+	st.HomeMoves += s.gm.homes
+	st.GoalMacroPushes += s.gm.pushes
+	st.MaxDepth = max(st.MaxDepth, s.maxDepth)
+	st.InitialLB = s.initialLB
+	st.MemoryUsed = max(st.MemoryUsed, s.tt.bytesTouched()+int64(s.pool.peak)*openEntryBytes)
+}
+
 // finish clears the path bits the search left in the workspace.
 func (s *searcher) finish() {
 	for _, r := range s.pathRec {
 		s.clearOnPath(r)
 	}
 	s.pathRec = s.pathRec[:0]
+	s.pathPush = s.pathPush[:0]
 }
 
 // push is one move of a search path: the box's square before the push, the
 // direction, and how many more pushes a tunnel macro (tunnel.go) adds in
-// the same direction.
+// the same direction. A goal macro (goalmacro.go) sets goal; more then
+// counts all its pushes after the first, end and last are the box's and the
+// player's final squares and ldir is the last push's direction.
 type push struct {
 	from uint16
 	dir  uint8
 	more uint8
+	goal bool
+	home bool
+	ldir uint8
+	end  uint16
+	last uint16
 }
 
 // searcher holds the state of one search; everything the hot path touches is
@@ -458,6 +520,9 @@ type searcher struct {
 	// tunnel macros (tunnel.go)
 	tunnels bool
 	slide   []uint8
+
+	// goal macros (goalmacro.go)
+	gm goalMacros
 
 	// compiled deadlock detectors (Options.Deadlocks), nil without
 	cnt  *counters
@@ -535,6 +600,12 @@ func newSearcher(b *Board, h *Heuristic, opts Options, ws *Workspace) *searcher 
 	s.rebuild = make([]uint32, 0, 1024)
 	ws.reset()
 	s.tt, s.pool, s.onPath = ws.tt, ws.pool, ws.onPath
+	s.gm.init(b, opts.Objective == ObjectiveAny && !opts.NoGoalMacros, opts.noHomeMoves, len(ws.tt.slots))
+	s.gm.noEntrance = opts.noEntrance
+	s.gm.minGoals = minMacroGoals
+	if opts.macroGoals > 0 {
+		s.gm.minGoals = opts.macroGoals
+	}
 	s.ida = opts.Strategy == StrategyIDA
 	if s.ida {
 		s.idaStack = make([]idaChild, 0, 1024)
@@ -910,8 +981,18 @@ func (s *searcher) goTo(r uint32) {
 	for j := len(s.rebuild) - 1; j >= 0; j-- {
 		x := s.rebuild[j]
 		rec := &s.tt.slots[x]
-		p := s.macroStart(rec.from, rec.dir())
-		s.doMove(int(s.boxAt[p.from]), p)
+		var p push
+		if rec.from&goalFlag != 0 {
+			var ok bool
+			if p, ok = s.recall(x); ok {
+				s.doMove(int(s.boxAt[p.from]), p)
+			} else {
+				p = s.redoGoal(rec.from, rec.dir())
+			}
+		} else {
+			p = s.macroStart(rec.from, rec.dir())
+			s.doMove(int(s.boxAt[p.from]), p)
+		}
 		s.pathRec = append(s.pathRec, x)
 		s.pathPush = append(s.pathPush, p)
 		s.setOnPath(x)
@@ -919,32 +1000,28 @@ func (s *searcher) goTo(r uint32) {
 }
 
 // pushPath returns the pushes from the root to record r along parent
-// links, one per push: a record holds the last push of a tunnel macro, and
-// the pushes before it are found by replaying the path on a plain
-// occupancy grid and walking back from that push to the box.
+// links, one per push. A record holds the last push of a tunnel macro, or
+// the first of a goal macro; the other pushes are found again by walking
+// the path from the root and, before each move, walking back from its
+// last push to the box or (goalPushes) making the goal macro again.
 func (s *searcher) pushPath(r uint32) []push {
-	var rev []push
-	for x := r; s.tt.slots[x].parent != noRecord; x = s.tt.slots[x].parent {
+	s.goTo(r)
+	recs := slices.Clone(s.pathRec)
+	s.goTo(recs[0])
+	var out []push
+	for _, x := range recs[1:] {
 		rec := &s.tt.slots[x]
-		rev = append(rev, push{from: rec.from, dir: rec.dir()})
-	}
-	occupied := make([]bool, s.b.Squares+1)
-	for _, sq := range s.b.StartBoxes {
-		occupied[sq] = true
-	}
-	out := make([]push, 0, len(rev))
-	for i := len(rev) - 1; i >= 0; i-- {
-		last, dir := rev[i].from, rev[i].dir
-		start := len(out)
-		sq := last
-		for !occupied[sq] && sq != s.wall {
-			out = append(out, push{from: sq, dir: dir})
-			sq = s.nbr[int(sq)*4+int(dir^2)]
+		if rec.from&goalFlag != 0 {
+			out = s.goalPushes(out, rec.from, rec.dir())
+		} else {
+			p := s.macroStart(rec.from, rec.dir())
+			sq := p.from
+			for k := 0; k <= int(p.more); k++ {
+				out = append(out, push{from: sq, dir: p.dir})
+				sq = s.nbr[int(sq)*4+int(p.dir)]
+			}
 		}
-		out = append(out, push{from: sq, dir: dir})
-		slices.Reverse(out[start:])
-		occupied[sq] = false
-		occupied[s.nbr[int(last)*4+int(dir)]] = true
+		s.goTo(x)
 	}
 	return out
 }
@@ -1212,7 +1289,13 @@ func (s *searcher) genMoves(gen uint32) []push {
 		if len(s.cmoves) == 0 {
 			s.corralDead++
 		}
+		if s.gm.on && !s.gm.noHome {
+			return s.homeMoves(s.cmoves)
+		}
 		return s.cmoves
+	}
+	if s.gm.on && !s.gm.noHome {
+		return s.homeMoves(s.moves)
 	}
 	return s.moves
 }
@@ -1251,7 +1334,8 @@ func (s *searcher) expand(r uint32, g int, hcur int) (Status, string, uint32) {
 			}
 			// A cheaper path to a known state.
 			wasClosed := c.closed()
-			c.relink(r, uint16(cg), last, p.dir)
+			c.relink(r, uint16(cg), recFrom(p, last), p.dir)
+			s.remember(uint32(slot), key, p)
 			if wasClosed && !astar {
 				// Greedy search keeps the shorter path but does not expand
 				// the state again.
@@ -1278,7 +1362,8 @@ func (s *searcher) expand(r uint32, g int, hcur int) (Status, string, uint32) {
 		if s.tt.full() {
 			return GaveUp, ReasonMemory, 0
 		}
-		s.tt.insert(slot, key, r, uint16(cg), last, p.dir)
+		s.tt.insert(slot, key, r, uint16(cg), recFrom(p, last), p.dir)
+		s.remember(uint32(slot), key, p)
 		if !astar && solved {
 			return Solved, "", uint32(slot)
 		}
@@ -1297,6 +1382,12 @@ func (s *searcher) expand(r uint32, g int, hcur int) (Status, string, uint32) {
 // taken back, when a deadlock test prunes the child. A* and IDA* share it.
 func (s *searcher) pushChild(i int, p push, to, player uint16, gen uint32, pnorm uint16) (key uint64, q push, end uint16, ok bool) {
 	s.generated++
+	if p.home {
+		// A home move (homemove.go): the push path is known already.
+		s.doMove(i, p)
+		s.gm.homes++
+		return s.childKey(i, p, p.end, player, gen, pnorm)
+	}
 	s.doPush(i, p.dir)
 	p, to, stuck := s.slideOn(i, p, to)
 	if stuck {
@@ -1304,8 +1395,21 @@ func (s *searcher) pushChild(i int, p push, to, player uint16, gen uint32, pnorm
 		s.undoPush(p, player)
 		return 0, p, to, false
 	}
+	if s.gm.on && !s.gm.noEntrance {
+		if q, end, ok := s.goalMacro(i, p, to); ok {
+			s.gm.count++
+			s.gm.pushes += int64(q.more - p.more)
+			p, to = q, end
+		}
+	}
+	return s.childKey(i, p, to, player, gen, pnorm)
+}
+
+// childKey finishes pushChild after move p of box i, which ends on to: the
+// deadlock tests, and the child's key.
+func (s *searcher) childKey(i int, p push, to, player uint16, gen uint32, pnorm uint16) (key uint64, q push, end uint16, ok bool) {
 	if s.cnt != nil {
-		if k := s.cnt.violated(p.from, to, p.dir); k >= 0 {
+		if k := s.cnt.violated(p.from, to, lastDir(p)); k >= 0 {
 			s.cnt.pruned(s.cnt.owner[k])
 			s.tablePruned++
 			s.undoPush(p, player)
@@ -1318,7 +1422,7 @@ func (s *searcher) pushChild(i int, p push, to, player uint16, gen uint32, pnorm
 		return 0, p, to, false
 	}
 	var norm uint16
-	if p.more == 0 {
+	if p.more == 0 && !p.goal {
 		norm = s.childNorm(p.from, to, p.dir, gen, pnorm)
 		if s.verifyNorm {
 			if full := s.childReach(p.from); full != norm {

@@ -107,6 +107,17 @@ func (b *Board) TunnelSquare(sq uint16, dir int) bool {
 // or a dead square of the board ahead, so by the lemma it can never move.
 // (Only the board's own dead squares count: a plugin's are no proof.)
 func (s *searcher) slideOn(i int, p push, to uint16) (q push, end uint16, stuck bool) {
+	p, to, stuck = s.slideRun(i, p, to)
+	if p.more > 0 {
+		s.macros++
+		s.macroPushes += int64(p.more)
+	}
+	return p, to, stuck
+}
+
+// slideRun is slideOn without the statistics, for moves made again
+// (redoGoal).
+func (s *searcher) slideRun(i int, p push, to uint16) (q push, end uint16, stuck bool) {
 	if !s.tunnels {
 		return p, to, false
 	}
@@ -122,16 +133,15 @@ func (s *searcher) slideOn(i int, p push, to uint16) (q push, end uint16, stuck 
 		to = next
 		p.more++
 	}
-	if p.more > 0 {
-		s.macros++
-		s.macroPushes += int64(p.more)
-	}
 	return p, to, stuck
 }
 
 // span returns where the player stands after push p (the square the box
 // left last) and the box's final square.
 func (s *searcher) span(p push) (last, end uint16) {
+	if p.goal {
+		return p.last, p.end
+	}
 	last = p.from
 	for k := uint8(0); k < p.more; k++ {
 		last = s.nbr[int(last)*4+int(p.dir)]

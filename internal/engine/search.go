@@ -371,18 +371,16 @@ func Solve(ctx context.Context, b *Board, opts Options) (*Result, error) {
 		s.finish()
 		again := opts
 		again.NoGoalMacros = true
-		if again.Budget.Nodes > 0 {
-			again.Budget.Nodes -= s.nodes
-		}
-		if opts.Budget.Nodes > 0 && again.Budget.Nodes <= 0 {
-			st, reason = GaveUp, ReasonNodes
-		} else {
-			start := s.start
-			s = newSearcher(b, h, again, ws)
-			s.start, s.lastProgress, s.lastCheck = start, start, start
-			st, reason, goal = s.run(ctx)
-			s.addStats(&res.Stats)
-		}
+		first := s
+		s = newSearcher(b, h, again, ws)
+		s.start, s.lastProgress, s.lastCheck = first.start, first.lastProgress, first.lastCheck
+		// The node budget and the progress reports go on counting from
+		// the first search's expansions.
+		s.nodes = first.nodes
+		st, reason, goal = s.run(ctx)
+		s.nodes -= first.nodes
+		s.addStats(&res.Stats)
+		s.nodes += first.nodes
 	}
 	defer s.finish()
 	res.Status, res.Reason = st, reason

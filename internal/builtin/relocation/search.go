@@ -52,6 +52,10 @@ func (p *plan) solve(ctx context.Context) (*sdk.PlanResult, error) {
 
 	// Reverse spread: RFS, RPR and RSB from each solved position.
 	roots := p.rev.roots()
+	if len(roots) == 0 {
+		// Sound but not a proof the host would take from a planner.
+		return p.gaveUp("by the one-box-maze restrictions no solved position can be reached from the start"), nil
+	}
 	var spread []int32
 	for _, r := range roots {
 		if stop, reason := run.Tick(); stop {
@@ -93,7 +97,8 @@ func (p *plan) solve(ctx context.Context) (*sdk.PlanResult, error) {
 	}
 	maxGap := time.Duration(float64(p.remaining()) * maxShare)
 	tried := map[pairKey]bool{}
-	for _, pk := range p.pairs(picks, spread)[:min(directPairs, len(p.pairs(picks, spread)))] {
+	direct := p.pairs(picks, spread)
+	for _, pk := range direct[:min(directPairs, len(direct))] {
 		if stop, reason := run.Tick(); stop {
 			return p.gaveUp(reason), nil
 		}

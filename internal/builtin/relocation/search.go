@@ -16,9 +16,9 @@ const (
 	// relocation starts, openShare its share of the plan's time.
 	openQuota = 3000
 	openShare = 0.1
-	// forwardPicks is how many forward positions with one region the
+	// picksWanted is how many forward positions with one region the
 	// direct gaps pair with the spread positions.
-	forwardPicks = 3
+	picksWanted = 3
 	// directPairs bounds the direct gaps, between the opened forward
 	// positions and the RPR spread positions.
 	directPairs = 4
@@ -295,7 +295,7 @@ func (p *plan) forwardPicks() []int32 {
 	var out []int32
 	pos := macro.NewPos(p.b)
 	for _, id := range p.fwd.open {
-		if len(out) == forwardPicks {
+		if len(out) == picksWanted {
 			break
 		}
 		p.fwd.store.Load(id, pos)

@@ -466,7 +466,7 @@ func (s *searcher) goalMacro(i int, p push, to uint16) (q push, end uint16, ok b
 func (s *searcher) goalPath(start, target uint16, a int16, room int) bool {
 	bi := s.boxAt[start]
 	s.boxAt[start] = -1
-	s.freeDFS()
+	s.freeDFS(s.boxHash ^ s.zbox[start])
 	_, ok := s.boxPath(start, target, a, room, s.gm.home.label(s.player, start))
 	s.boxAt[start] = bi
 	return ok

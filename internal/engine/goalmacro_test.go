@@ -140,6 +140,7 @@ func checkOrder(t *testing.T, b *Board) {
 					}
 					s.boxAt[e] = int16(k)
 					s.player = behind
+					s.gm.home.tagged = false // boxAt was set by hand, the hash not kept
 					// The box stands on e as if just pushed there from the
 					// player's side.
 					ok = s.goalPath(e, target, int16(ai), maxMacro)
@@ -512,7 +513,7 @@ func TestFreeLabels(t *testing.T) {
 		b := mustAnalyze(t, l)
 		s := newSearcher(b, plainHeuristic(b, RuleSumMin), Options{Objective: ObjectiveAny}, NewWorkspace(1<<20))
 		s.gm.home.init(b.Squares, len(b.StartBoxes))
-		s.freeDFS()
+		s.freeDFS(s.boxHash)
 		var free []uint16
 		for sq := uint16(0); int(sq) < b.Squares; sq++ {
 			if s.boxAt[sq] == -1 {

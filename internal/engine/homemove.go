@@ -56,6 +56,8 @@ type homeSearch struct {
 	// in direction d (empty for no child), sep[sq*4+d] whether blocking sq
 	// cuts that subtree off.
 	dgen      uint32
+	tag       uint64 // the blocked squares' hash of the labels (freeDFS)
+	tagged    bool
 	seen      []uint32
 	disc, low []int32
 	comp      []int32
@@ -92,9 +94,17 @@ func (h *homeSearch) init(n, boxes int) {
 }
 
 // freeDFS runs the depth-first search over the free squares of the
-// position (see homemove.go), every component.
-func (s *searcher) freeDFS() {
+// position (see homemove.go), every component. tag is the Zobrist hash of
+// the squares blocked by boxes: when it is the last search's, the labels
+// are still good and nothing is done. (An expansion asks for the same board
+// without one box several times: for its home move and for the entrance
+// macros of its pushes.)
+func (s *searcher) freeDFS(tag uint64) {
 	h := &s.gm.home
+	if h.tagged && h.tag == tag {
+		return
+	}
+	h.tag, h.tagged = tag, true
 	if h.dgen == ^uint32(0) {
 		clear(h.seen)
 		h.dgen = 0
@@ -183,7 +193,7 @@ func (s *searcher) findHomes() {
 			continue
 		}
 		if !searched {
-			s.freeDFS()
+			s.freeDFS(s.boxHash)
 			searched = true
 		}
 		s.homeSources(int16(a), target)
@@ -293,7 +303,7 @@ func (s *searcher) exactHome(from uint16) (p push, ok bool) {
 	bi := s.boxAt[from]
 	s.boxAt[from] = -1
 	defer func() { s.boxAt[from] = bi }()
-	s.freeDFS()
+	s.freeDFS(s.boxHash ^ s.zbox[from])
 	lbl0 := h.label(s.player, from)
 	for a := range g.areas {
 		target := s.areaTarget(a)

@@ -24,6 +24,7 @@
 //	limits.nodes          0       node budget of one solve; 0 means unlimited
 //	fallback.planners     [fess packing]  planners run in order when the exhaustive search gives up; [] or [none] means none
 //	fallback.search_share 50      percent of limits.time the exhaustive search gets when planners follow
+//	fallback.planner_share 25     percent of the time left each planner but the last gets; the last gets all of it
 //	fallback.portfolio    false   run the planners beside the exhaustive search (two cores), not after it
 //	server.max_jobs       0       solves running at once; 0 means the number of CPUs
 //	server.queue          16      solves waiting for a slot before new ones are refused
@@ -97,6 +98,9 @@ type Fallback struct {
 	// SearchShare is the percentage (1 to 100) of the time budget the
 	// exhaustive search gets when planners follow it.
 	SearchShare int `mapstructure:"search_share"`
+	// PlannerShare is the percentage (1 to 100) of the time left that each
+	// planner but the last gets; the last gets all that is left.
+	PlannerShare int `mapstructure:"planner_share"`
 	// Portfolio runs the planners beside the exhaustive search, each with
 	// the whole time budget and half the memory, the first to settle the
 	// level stopping the other. A solve then keeps two cores busy;
@@ -161,7 +165,7 @@ func Default() *Config {
 	return &Config{
 		Plugins:  Plugins{StartTimeout: 10 * time.Second},
 		Limits:   Limits{Time: 60 * time.Second, Memory: GiB},
-		Fallback: Fallback{Planners: []string{"fess", "packing"}, SearchShare: 50},
+		Fallback: Fallback{Planners: []string{"fess", "packing"}, SearchShare: 50, PlannerShare: 25},
 		Server:   Server{Queue: 16, ShutdownTimeout: 10 * time.Second},
 		Log:      Log{Level: "info", Format: "text"},
 	}

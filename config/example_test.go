@@ -30,6 +30,7 @@ func ExampleLoad() {
 	fmt.Println(string(out))
 	// Output:
 	// {
+	//   "fallback.planner_share": 25,
 	//   "fallback.planners": [
 	//     "fess",
 	//     "packing"

@@ -46,12 +46,13 @@ var flagKeys = [...]struct{ flag, key string }{
 	{"plugin-dir", "plugins.dirs"},
 	{"planners", "fallback.planners"},
 	{"search-share", "fallback.search_share"},
+	{"planner-share", "fallback.planner_share"},
 	{"portfolio", "fallback.portfolio"},
 }
 
 // RegisterFlags defines on fs the flags that Load reads from
 // LoadOptions.Flags: --config, --log-level, --log-format, --time, --memory,
-// --nodes, --plugin-dir (repeatable), --planners, --search-share and --portfolio. Their zero defaults never override
+// --nodes, --plugin-dir (repeatable), --planners, --search-share, --planner-share and --portfolio. Their zero defaults never override
 // anything: only a flag the user sets overrides the file and environment.
 func RegisterFlags(fs *pflag.FlagSet) {
 	fs.String("config", "", "config `file` (.yaml, .yml, .toml or .json); default $"+ConfigEnv)
@@ -63,6 +64,7 @@ func RegisterFlags(fs *pflag.FlagSet) {
 	fs.StringArray("plugin-dir", nil, "plugin `directory`, searched in order; repeatable (replaces plugins.dirs)")
 	fs.StringSlice("planners", nil, "planner `names`, comma-separated, run in order when the exhaustive search gives up; \"none\" for none (replaces fallback.planners)")
 	fs.Int("search-share", 0, "`percent` of --time the exhaustive search gets when planners follow (default 50)")
+	fs.Int("planner-share", 0, "`percent` of the time left each planner but the last gets; the last gets all of it (default 25)")
 	fs.Bool("portfolio", false, "run the planners beside the exhaustive search (two cores) instead of after it")
 }
 

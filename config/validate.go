@@ -105,6 +105,9 @@ func (c *Config) check(src map[string]string) []error {
 	if c.Fallback.SearchShare < 1 || c.Fallback.SearchShare > 100 {
 		bad("fallback.search_share", c.Fallback.SearchShare, "must be a percentage from 1 to 100")
 	}
+	if c.Fallback.PlannerShare < 1 || c.Fallback.PlannerShare > 100 {
+		bad("fallback.planner_share", c.Fallback.PlannerShare, "must be a percentage from 1 to 100")
+	}
 	if c.Server.MaxJobs < 0 {
 		bad("server.max_jobs", c.Server.MaxJobs, "must not be negative; 0 means one job per CPU")
 	}

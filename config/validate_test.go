@@ -51,6 +51,8 @@ func TestValidate(t *testing.T) {
 		}},
 		{"search share", func(c *Config) { c.Fallback.SearchShare = 101 },
 			[]string{`fallback.search_share: must be a percentage from 1 to 100 (got 101)`}},
+		{"planner share", func(c *Config) { c.Fallback.PlannerShare = 0 },
+			[]string{`fallback.planner_share: must be a percentage from 1 to 100 (got 0)`}},
 		{"empty planner", func(c *Config) { c.Fallback.Planners = []string{"fess", ""} },
 			[]string{`fallback.planners: must not contain an empty name (got ["fess" ""])`}},
 		{"zero start timeout", func(c *Config) { c.Plugins.StartTimeout = 0 },

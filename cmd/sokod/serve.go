@@ -50,7 +50,7 @@ func serve(ctx context.Context, env *Env) error {
 	srv, err := server.New(server.Options{
 		Components: reg,
 		Limits:     server.Limits{Time: cfg.Limits.Time, Memory: int64(cfg.Limits.Memory), Nodes: int64(min(cfg.Limits.Nodes, 1<<62))},
-		Planners:   cfg.Fallback.Planners, SearchShare: cfg.Fallback.SearchShare, Portfolio: cfg.Fallback.Portfolio,
+		Planners:   cfg.Fallback.Planners, SearchShare: cfg.Fallback.SearchShare, PlannerShare: cfg.Fallback.PlannerShare, Portfolio: cfg.Fallback.Portfolio,
 		MaxJobs: cfg.Server.MaxJobs, Queue: cfg.Server.Queue, MemoryCap: int64(cfg.Server.MemoryCap),
 		ShutdownTimeout: cfg.Server.ShutdownTimeout,
 		Log:             env.Log, Clock: env.Now,

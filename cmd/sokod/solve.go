@@ -57,10 +57,12 @@ type solveSettings struct {
 	deadlocks   []solver.Deadlocks
 	planners    []solver.Planner
 	searchShare int
-	portfolio   bool
-	time        time.Duration // 0: no limit
-	memory      int64
-	nodes       int64
+	// plannerShare is fallback.planner_share.
+	plannerShare int
+	portfolio    bool
+	time         time.Duration // 0: no limit
+	memory       int64
+	nodes        int64
 }
 
 // settingsFromFlags reads the command's own flags and the budget and
@@ -106,6 +108,7 @@ func settingsFromFlags(ctx context.Context, env *Env, reg *pluginhost.Registry, 
 	}
 	s.objective, s.heuristic = obj, h
 	s.searchShare = env.Config.Fallback.SearchShare
+	s.plannerShare = env.Config.Fallback.PlannerShare
 	s.portfolio = env.Config.Fallback.Portfolio
 	s.time = env.Config.Limits.Time
 	s.memory = int64(env.Config.Limits.Memory)
@@ -118,7 +121,7 @@ func settingsFromFlags(ctx context.Context, env *Env, reg *pluginhost.Registry, 
 // gave up are results.
 func solveLevel(ctx context.Context, env *Env, l *sokoban.Level, s solveSettings, ws *engine.Workspace, onEvent func(solver.Event)) (*solver.Result, error) {
 	r, err := solver.Solve(ctx, solver.Request{
-		Level: l, Objective: s.objective, Strategy: s.strategy, Heuristic: s.heuristic, Deadlocks: s.deadlocks, Planners: s.planners, SearchShare: s.searchShare, Portfolio: s.portfolio,
+		Level: l, Objective: s.objective, Strategy: s.strategy, Heuristic: s.heuristic, Deadlocks: s.deadlocks, Planners: s.planners, SearchShare: s.searchShare, PlannerShare: s.plannerShare, Portfolio: s.portfolio,
 		Budget:    solver.Budget{Time: s.time, Memory: s.memory, Nodes: s.nodes},
 		Workspace: ws, Clock: env.Now, OnEvent: onEvent,
 	})

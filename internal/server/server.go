@@ -65,6 +65,8 @@ type Options struct {
 	Planners []string
 	// SearchShare is fallback.search_share; 0 means the solver's default.
 	SearchShare int
+	// PlannerShare is fallback.planner_share; 0 means the solver's default.
+	PlannerShare int
 	// Portfolio is fallback.portfolio: planners run beside the search, so
 	// a job keeps two cores busy.
 	Portfolio bool

@@ -206,7 +206,7 @@ func (s *Server) run(ctx context.Context, j *job, level *sokoban.Level, st setti
 	go func() {
 		r, err := solver.Solve(ctx, solver.Request{
 			Level: level, Objective: st.objective, Strategy: st.strategy, Heuristic: st.heuristic, Deadlocks: st.deadlocks, Planners: st.planners,
-			Budget: st.budget, SearchShare: st.searchShare, Portfolio: s.opts.Portfolio, Clock: s.clock, OnEvent: onEvent,
+			Budget: st.budget, SearchShare: st.searchShare, PlannerShare: s.opts.PlannerShare, Portfolio: s.opts.Portfolio, Clock: s.clock, OnEvent: onEvent,
 		})
 		done <- outcome{r, err}
 	}()

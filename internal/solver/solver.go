@@ -28,6 +28,13 @@ import (
 // planners real time on the levels it cannot.
 const DefaultSearchShare = 50
 
+// DefaultPlannerShare is the percentage of the time left that a planner
+// gets when more planners follow it. Planners that solve a level mostly
+// solve it early (the relocation planner settles most of what it settles
+// within a few seconds), so a short first slice costs the next planner
+// little.
+const DefaultPlannerShare = 25
+
 // minSearchMemory is the least memory given to the search's table, whatever
 // the analysis tables take of the budget.
 const minSearchMemory = 1 << 20
@@ -80,6 +87,10 @@ type Request struct {
 	// exhaustive search may use when Planners is not empty; 0 means
 	// DefaultSearchShare.
 	SearchShare int
+	// PlannerShare is the percentage (1 to 100) of the time left that each
+	// planner but the last may use; the last gets all that is left. 0
+	// means DefaultPlannerShare.
+	PlannerShare int
 	// Portfolio runs the planners beside the exhaustive search instead of
 	// after it: both get the whole time budget and half the memory each,
 	// and the first verified solution (or the search's proof that there is
@@ -331,13 +342,18 @@ type plans struct {
 	metrics sokoban.Metrics
 }
 
-// runPlanners runs req.Planners in order, each with the time left before
-// deadline and memory bytes, until one returns a verified solution.
+// runPlanners runs req.Planners in order until one returns a verified
+// solution, each with memory bytes and req.PlannerShare of the time left
+// before deadline, the last with all of it.
 func runPlanners(ctx context.Context, b *engine.Board, req Request, memory int64, clock func() time.Time, start, deadline time.Time) plans {
 	var pr plans
 	level := enginetables.LevelOf(b)
 	host := pluginhost.NewBoardHost(b, clock)
-	for _, p := range req.Planners {
+	share := req.PlannerShare
+	if share <= 0 || share > 100 {
+		share = DefaultPlannerShare
+	}
+	for k, p := range req.Planners {
 		if ctx.Err() != nil {
 			break
 		}
@@ -345,6 +361,9 @@ func runPlanners(ctx context.Context, b *engine.Board, req Request, memory int64
 		if !deadline.IsZero() {
 			if left = deadline.Sub(clock()); left <= 0 {
 				break
+			}
+			if k < len(req.Planners)-1 {
+				left = left * time.Duration(share) / 100
 			}
 		}
 		run, sol, m := plan(ctx, p, level, host, req, memory, left, clock, start)

@@ -3,6 +3,7 @@ package solver
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"testing"
 	"time"
@@ -253,6 +254,61 @@ func TestSearchShare(t *testing.T) {
 			t.Errorf("share %d%%: planner budget %v, want about %v", share, budget, left)
 		}
 	}
+}
+
+// TestPlannerShare checks that each planner but the last gets its share
+// of the time left, and the last all of it: after a search that gives up at
+// once, planners sharing 20% of 100 s get 20 s, then 16 s, then the rest.
+func TestPlannerShare(t *testing.T) {
+	tests := []struct {
+		share int
+		want  []time.Duration // each planner's budget
+	}{
+		{share: 20, want: []time.Duration{20 * time.Second, 16 * time.Second, 64 * time.Second}},
+		{share: 100, want: []time.Duration{100 * time.Second, 0, 0}}, // the first spends it all
+		{share: 0, want: []time.Duration{25 * time.Second, 18750 * time.Millisecond, 56250 * time.Millisecond}},
+	}
+	for _, tt := range tests {
+		// The clock moves only when read, so a planner that answers at once
+		// leaves almost all of its slice to the next; the one that waits
+		// for its deadline spends it.
+		clock := &stepClock{now: time.Unix(0, 0), step: time.Millisecond}
+		var calls []string
+		budgets := make([]time.Duration, 3)
+		var planners []Planner
+		for k := range budgets {
+			p := fakePlanner{name: fmt.Sprint("p", k), result: &sdk.PlanResult{Status: sdk.PlanGaveUp}, calls: &calls, budget: &budgets[k]}
+			planners = append(planners, Planner{Name: p.name, Planner: spendAll{p, clock}})
+		}
+		_, err := Solve(context.Background(), Request{
+			Level: level(t, bigLevel), Objective: engine.ObjectivePushes, Heuristic: matching{},
+			Planners: planners, PlannerShare: tt.share,
+			Budget: Budget{Time: 100 * time.Second, Memory: 64 << 20, Nodes: 1}, Clock: clock.Now,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Clock readings move time on by a millisecond each; a second
+		// covers them.
+		near := cmp.Comparer(func(a, b time.Duration) bool { return (a - b).Abs() < time.Second })
+		if diff := cmp.Diff(tt.want, budgets, near); diff != "" {
+			t.Errorf("share %d%%: planner budgets (-want +got):\n%s", tt.share, diff)
+		}
+	}
+}
+
+// spendAll is a planner that uses its whole time budget on clock, then
+// answers as p.
+type spendAll struct {
+	p     fakePlanner
+	clock *stepClock
+}
+
+func (s spendAll) Plan(ctx context.Context, req *sdk.PlanRequest, host sdk.Host, progress func(sdk.PlanProgress)) (*sdk.PlanResult, error) {
+	s.clock.mu.Lock()
+	s.clock.now = s.clock.now.Add(req.Budget.Time)
+	s.clock.mu.Unlock()
+	return s.p.Plan(ctx, req, host, progress)
 }
 
 func TestEventsNameTheComponent(t *testing.T) {

@@ -130,11 +130,24 @@ func (g *Gen) Regions(pos *Pos) int {
 func (g *Gen) Generate(pos *Pos, locked []bool) []Move {
 	g.moves = g.moves[:0]
 	base := BoxHash(g.b, pos.Boxes)
+	// A box's first push needs the player behind it now: a box with no
+	// such push, which in a crowded position is most boxes, is skipped
+	// before the search of its moves (lift's walk over the board is most
+	// of the cost of a box).
+	g.Flood(pos, pos.Player)
 	for i := range pos.Boxes {
-		if locked != nil && locked[pos.Boxes[i]] {
+		s := pos.Boxes[i]
+		if locked != nil && locked[s] {
 			continue
 		}
-		g.moves = g.liftedMoves(pos, i, base, g.moves)
+		pushable := false
+		for d := range 4 {
+			to, behind := g.nbr[int(s)*4+d], g.nbr[int(s)*4+d^2]
+			pushable = pushable || pos.BoxAt[to] == -1 && !g.b.Dead[to] && g.Reached(behind)
+		}
+		if pushable {
+			g.moves = g.liftedMoves(pos, i, base, g.moves)
+		}
 	}
 	return g.moves
 }

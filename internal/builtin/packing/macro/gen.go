@@ -304,7 +304,7 @@ func (g *Gen) liftedMoves(pos *Pos, i int, base uint64, out []Move) []Move {
 		if head > 0 {
 			norm := r.pieceMin(q, pc)
 			out = append(out, Move{Box: int16(i), Side: uint8(e), From: s, To: q, Norm: norm,
-				Regions: int32(r.count - 1 + int(r.pieces[q])), Hash: hb ^ b.ZBox[q] ^ b.ZPlayer[norm]})
+				Regions: int32(r.count - 1 + int(r.nodes[q].pieces)), Hash: hb ^ b.ZBox[q] ^ b.ZPlayer[norm]})
 		}
 		for d := range 4 {
 			if !side[d^2] {

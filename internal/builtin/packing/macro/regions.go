@@ -18,18 +18,22 @@ package macro
 // depth-first forest of the free squares with the box lifted. Entries are
 // valid for the squares whose stamp matches gen.
 type regionScratch struct {
-	count  int     // regions with the box lifted
-	pieces []uint8 // pieces[s]: parts of s's region once s is filled
-	disc   []int32 // discovery time
-	low    []int32
-	size   []int32  // squares in the subtree
-	sub    []uint16 // the smallest square of the subtree
-	parent []uint16 // the tree parent, or the wall sentinel for a root
-	root   []int32  // the discovery time of the tree's root
-	stamp  []uint32
-	gen    uint32
-	stack  []liftFrame
-	order  []uint16 // the squares by discovery time
+	count int        // regions with the box lifted
+	nodes []liftNode // per square, one struct so that a visit touches one cache line
+	gen   uint32
+	stack []liftFrame
+	order []uint16 // the squares by discovery time
+}
+
+// liftNode is what lift finds about one free square.
+type liftNode struct {
+	disc, low int32
+	size      int32  // squares in the subtree
+	root      int32  // the discovery time of the tree's root
+	sub       uint16 // the smallest square of the subtree
+	parent    uint16 // the tree parent, or the wall sentinel for a root
+	stamp     uint32
+	pieces    uint8 // parts of the square's region once it is filled
 }
 
 type liftFrame struct {
@@ -40,78 +44,83 @@ type liftFrame struct {
 func (g *Gen) regionScratch() *regionScratch {
 	if g.regions == nil {
 		n := g.b.Squares + 1
-		g.regions = &regionScratch{pieces: make([]uint8, n), disc: make([]int32, n), low: make([]int32, n),
-			size: make([]int32, n), sub: make([]uint16, n), parent: make([]uint16, n), root: make([]int32, n),
-			stamp: make([]uint32, n), stack: make([]liftFrame, 0, n),
-			order: make([]uint16, 0, n)}
+		g.regions = &regionScratch{nodes: make([]liftNode, n), stack: make([]liftFrame, 0, n), order: make([]uint16, 0, n)}
 	}
 	return g.regions
 }
 
 // lift prepares regionsAfter for the moves of the box on from in pos: it
-// looks at pos with that box lifted off the board. pos is not changed.
+// looks at pos with that box lifted off the board. pos is as it was when
+// lift returns.
 func (g *Gen) lift(pos *Pos, from uint16) {
 	r := g.regionScratch()
 	r.gen++
 	if r.gen == 0 {
-		clear(r.stamp)
+		for i := range r.nodes {
+			r.nodes[i].stamp = 0
+		}
 		r.gen = 1
 	}
-	free := func(s uint16) bool { return pos.BoxAt[s] == -1 || s == from }
+	gen, nodes, nbr, boxAt := r.gen, r.nodes, g.nbr, pos.BoxAt
+	// With the box off its square every free square holds -1, and the
+	// wall sentinel holds -2, so one test says whether a square is free.
+	saved := boxAt[from]
+	boxAt[from] = -1
 	r.count = 0
 	r.order = r.order[:0]
 	t := int32(0)
 	for start := range g.b.Squares {
 		s := uint16(start)
-		if !free(s) || r.stamp[s] == r.gen {
+		if boxAt[s] != -1 || nodes[s].stamp == gen {
 			continue
 		}
 		r.count++
 		lo := t
-		visit := func(w, parent uint16) {
-			r.stamp[w], r.disc[w], r.low[w] = r.gen, t, t
-			r.size[w], r.sub[w], r.parent[w], r.root[w] = 1, w, parent, lo
-			r.order = append(r.order, w)
-			t++
-		}
-		visit(s, g.wall)
+		nodes[s] = liftNode{disc: t, low: t, size: 1, root: lo, sub: s, parent: g.wall, stamp: gen}
+		r.order = append(r.order, s)
+		t++
 		rootKids := uint8(0)
-		r.stack = append(r.stack[:0], liftFrame{sq: s})
-		for len(r.stack) > 0 {
-			f := &r.stack[len(r.stack)-1]
-			v := f.sq
-			if f.dir < 4 {
-				w := g.nbr[int(v)*4+int(f.dir)]
-				f.dir++
-				if w == g.wall || !free(w) {
+		stack := append(r.stack[:0], liftFrame{sq: s})
+		for len(stack) > 0 {
+			top := len(stack) - 1
+			v := stack[top].sq
+			if d := stack[top].dir; d < 4 {
+				stack[top].dir++
+				w := nbr[int(v)*4+int(d)]
+				if boxAt[w] != -1 {
 					continue
 				}
-				if r.stamp[w] != r.gen {
-					visit(w, v)
-					r.pieces[w] = 1 // the part holding its parent
-					r.stack = append(r.stack, liftFrame{sq: w})
-				} else {
-					r.low[v] = min(r.low[v], r.disc[w])
+				if nw := &nodes[w]; nw.stamp != gen {
+					// pieces starts at 1: the part holding its parent.
+					*nw = liftNode{disc: t, low: t, size: 1, root: lo, sub: w, parent: v, stamp: gen, pieces: 1}
+					r.order = append(r.order, w)
+					t++
+					stack = append(stack, liftFrame{sq: w})
+				} else if nv := &nodes[v]; nw.disc < nv.low {
+					nv.low = nw.disc
 				}
 				continue
 			}
 			// v is done: report to its parent.
-			r.stack = r.stack[:len(r.stack)-1]
-			if len(r.stack) == 0 {
+			stack = stack[:top]
+			if top == 0 {
 				break
 			}
-			p := r.stack[len(r.stack)-1].sq
-			r.low[p] = min(r.low[p], r.low[v])
-			r.size[p] += r.size[v]
-			r.sub[p] = min(r.sub[p], r.sub[v])
+			p := stack[top-1].sq
+			np, nv := &nodes[p], &nodes[v]
+			np.low = min(np.low, nv.low)
+			np.size += nv.size
+			np.sub = min(np.sub, nv.sub)
 			if p == s {
 				rootKids++
-			} else if r.low[v] >= r.disc[p] {
-				r.pieces[p]++ // v's subtree comes loose when p is filled
+			} else if nv.low >= np.disc {
+				np.pieces++ // v's subtree comes loose when p is filled
 			}
 		}
-		r.pieces[s] = rootKids
+		r.stack = stack
+		nodes[s].pieces = rootKids
 	}
+	boxAt[from] = saved
 }
 
 // piece names the part of the lifted position's free squares that holds
@@ -120,22 +129,27 @@ func (g *Gen) lift(pos *Pos, from uint16) {
 // the root of that subtree. It returns the wall sentinel when w is not in
 // q's region. Both squares must be free in the lifted position.
 func (r *regionScratch) piece(g *Gen, q, w uint16) uint16 {
-	if r.root[w] != r.root[q] {
+	nq, nw := &r.nodes[q], &r.nodes[w]
+	if nw.root != nq.root {
 		return g.wall
 	}
-	dq, dw := r.disc[q], r.disc[w]
-	if dw < dq || dw >= dq+r.size[q] {
+	dq, dw := nq.disc, nw.disc
+	if dw < dq || dw >= dq+nq.size {
 		return q // outside q's subtree: the part with q's parent
 	}
 	// w is below q, in the subtree of one of q's children, all of which
 	// are q's neighbours.
 	for d := range 4 {
 		c := g.nbr[int(q)*4+d]
-		if c == g.wall || r.stamp[c] != r.gen || r.parent[c] != q {
+		if c == g.wall {
 			continue
 		}
-		if dc := r.disc[c]; dw >= dc && dw < dc+r.size[c] {
-			if r.low[c] >= dq {
+		nc := &r.nodes[c]
+		if nc.stamp != r.gen || nc.parent != q {
+			continue
+		}
+		if dc := nc.disc; dw >= dc && dw < dc+nc.size {
+			if nc.low >= dq {
 				return c
 			}
 			return q
@@ -150,14 +164,14 @@ func (r *regionScratch) piece(g *Gen, q, w uint16) uint16 {
 // the root, so its smallest square is the root.
 func (r *regionScratch) pieceMin(q, c uint16) uint16 {
 	if c != q {
-		return r.sub[c]
+		return r.nodes[c].sub
 	}
-	return r.order[r.root[q]]
+	return r.order[r.nodes[q].root]
 }
 
 // regionsAfter returns the number of regions of free squares once the box
 // lift was last called for moves to square to.
 func (g *Gen) regionsAfter(to uint16) int {
 	r := g.regions
-	return r.count - 1 + int(r.pieces[to])
+	return r.count - 1 + int(r.nodes[to].pieces)
 }

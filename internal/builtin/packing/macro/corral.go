@@ -72,6 +72,9 @@ func (g *Gen) CorralDeadlock(pos *Pos) bool {
 		c.cgen = 0
 	}
 	g.Flood(pos, pos.Player)
+	if g.flooded == b.Squares-len(pos.Boxes) {
+		return false // the player reaches every free square: no corral
+	}
 	rg := bump(&c.rgen, c.reach)
 	for s := range b.Squares {
 		if g.mark[s] == g.mgen {

@@ -16,6 +16,8 @@ type Gen struct {
 	mark  []uint32
 	mgen  uint32
 	stack []uint16
+	// flooded counts the squares the last Flood reached.
+	flooded int
 
 	// Box breadth-first search: state sq*4+side, queued when queued[st]
 	// == qgen, expanded when done[st] == qgen.
@@ -78,6 +80,7 @@ func (g *Gen) Flood(pos *Pos, from uint16) uint16 {
 	g.mark[from] = g.mgen
 	g.stack = append(g.stack[:0], from)
 	least := from
+	g.flooded = 1
 	for len(g.stack) > 0 {
 		q := g.stack[len(g.stack)-1]
 		g.stack = g.stack[:len(g.stack)-1]
@@ -86,6 +89,7 @@ func (g *Gen) Flood(pos *Pos, from uint16) uint16 {
 			if pos.BoxAt[n] == -1 && g.mark[n] != g.mgen {
 				g.mark[n] = g.mgen
 				least = min(least, n)
+				g.flooded++
 				g.stack = append(g.stack, n)
 			}
 		}

@@ -59,7 +59,9 @@ const maxParkTries = 12
 
 // Order computes a packing order by a reverse search from the solved
 // position: it pulls boxes off the goals one at a time, each to a square
-// outside the goal area, where the box leaves the board. The box that
+// outside the goal area, where the box leaves the board; a box may leave
+// only where pulls can take it on to a square some box starts on, where
+// a box to pack could come from (see outDistance). The box that
 // leaves first is packed last. Among the boxes that can leave it takes the
 // one with the shortest way out, the one nearest the entrance. When no box
 // can leave, it parks one inside the area on a square from which another
@@ -181,6 +183,7 @@ type reverse struct {
 	wall   uint16
 	occ    []bool // a box on the square; the wall sentinel is occupied
 	out    []bool // outside the goal area
+	source []bool // a box's start square off the goals
 	region []bool // the player's region
 	mark   []uint32
 	mgen   uint32
@@ -218,9 +221,11 @@ func newReverse(b *engine.Board) *reverse {
 	for s := range b.Squares {
 		r.out[s] = b.GoalIndex[s] < 0 && gd[s] >= outDepth
 	}
+	r.source = make([]bool, n)
 	for _, s := range b.StartBoxes {
 		if b.GoalIndex[s] < 0 {
 			r.out[s] = true
+			r.source[s] = true
 		}
 	}
 	return r
@@ -325,16 +330,27 @@ func (r *reverse) pulls(q uint16, visit func(sq uint16, dist int32) bool) {
 }
 
 // outDistance returns the fewest pulls that take the box on q outside the
-// goal area, or engine.Inf.
+// goal area, or engine.Inf when no chain of pulls takes it on to a square
+// a box starts on. Going by the distance alone would let a box leave into
+// a sink: a dead end far enough from the goals that no box can ever come
+// from there (XSokoban 12's corridor below its goal room, say, which the
+// player reaches only through the room), and a plan that empties the goal
+// area that way cannot be packed forwards.
 func (r *reverse) outDistance(q uint16) int {
-	best := int(engine.Inf)
+	best, reached := int(engine.Inf), false
 	r.pulls(q, func(sq uint16, d int32) bool {
-		if r.out[sq] {
+		if r.out[sq] && best == int(engine.Inf) {
 			best = int(d)
+		}
+		if r.source[sq] {
+			best, reached = min(best, int(d)), true
 			return false
 		}
 		return true
 	})
+	if !reached {
+		return int(engine.Inf)
+	}
 	return best
 }
 

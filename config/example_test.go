@@ -32,8 +32,8 @@ func ExampleLoad() {
 	// {
 	//   "fallback.planner_share": 25,
 	//   "fallback.planners": [
-	//     "fess",
-	//     "packing"
+	//     "relocation",
+	//     "fess"
 	//   ],
 	//   "fallback.portfolio": false,
 	//   "fallback.search_share": 50,

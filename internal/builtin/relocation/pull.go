@@ -231,7 +231,7 @@ func pushesFrom(b *engine.Board, pos *macro.Pos, player uint16, pulls []Pull) (s
 		if a == wall || c == wall || pos.BoxAt[a] < 0 || pos.BoxAt[pl.From] != -1 {
 			return nil, 0, fmt.Errorf("pull %d from square %d does not undo", k, pl.From)
 		}
-		walk, err := walk(b, pos, player, c)
+		walk, err := macro.Walk(b, pos, player, c)
 		if err != nil {
 			return nil, 0, fmt.Errorf("pull %d: %w", k, err)
 		}
@@ -244,46 +244,6 @@ func pushesFrom(b *engine.Board, pos *macro.Pos, player uint16, pulls []Pull) (s
 		player = a
 	}
 	return sol, player, nil
-}
-
-// walk returns the player's shortest walk from one square to another
-// around the boxes of pos.
-func walk(b *engine.Board, pos *macro.Pos, from, to uint16) ([]sokoban.Step, error) {
-	if from == to {
-		return nil, nil
-	}
-	prev := make([]int32, b.Squares+1)
-	for i := range prev {
-		prev[i] = -1
-	}
-	prev[from] = int32(from)
-	queue := []uint16{from}
-	for h := 0; h < len(queue) && prev[to] < 0; h++ {
-		c := queue[h]
-		for d := range 4 {
-			m := b.Nbr[int(c)*4+d]
-			if pos.BoxAt[m] != -1 || prev[m] >= 0 {
-				continue
-			}
-			prev[m] = int32(c)
-			queue = append(queue, m)
-		}
-	}
-	if prev[to] < 0 {
-		return nil, fmt.Errorf("the player cannot walk from square %d to %d", from, to)
-	}
-	var steps []sokoban.Step
-	for c := to; c != from; c = uint16(prev[c]) {
-		pc := uint16(prev[c])
-		for d := range 4 {
-			if b.Nbr[int(pc)*4+d] == c {
-				steps = append(steps, sokoban.Step{Dir: sokoban.Direction(d)})
-				break
-			}
-		}
-	}
-	slices.Reverse(steps)
-	return steps, nil
 }
 
 // replay plays steps on pos from the player's square player, checking each

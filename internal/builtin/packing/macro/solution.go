@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/sokod/sokod/internal/engine"
 	"github.com/sokod/sokod/sokoban"
 )
 
@@ -43,7 +44,7 @@ func (g *Gen) Solution(store *Store, id int32) (sokoban.Solution, error) {
 			t, e := uint16(st>>2), int(st&3)
 			d := e ^ 2 // the push direction: the player came from side e
 			q := b.Nbr[int(t)*4+e]
-			walk, err := g.walk(pos, player, b.Nbr[int(q)*4+e])
+			walk, err := Walk(b, pos, player, b.Nbr[int(q)*4+e])
 			if err != nil {
 				return nil, fmt.Errorf("macro move %d: %w", k+1, err)
 			}
@@ -59,13 +60,13 @@ func (g *Gen) Solution(store *Store, id int32) (sokoban.Solution, error) {
 	return sol, nil
 }
 
-// walk returns the player's shortest walk from one square to another
-// around the boxes of pos.
-func (g *Gen) walk(pos *Pos, from, to uint16) ([]sokoban.Step, error) {
+// Walk returns the player's shortest walk on board b from one square to
+// another around the boxes of pos. It allocates: it is for rebuilding
+// solutions, not for search.
+func Walk(b *engine.Board, pos *Pos, from, to uint16) ([]sokoban.Step, error) {
 	if from == to {
 		return nil, nil
 	}
-	b := g.b
 	prev := make([]int32, b.Squares+1)
 	for i := range prev {
 		prev[i] = -1

@@ -138,7 +138,9 @@ func (g *Gen) Generate(pos *Pos, locked []bool) []Move {
 	// such push, which in a crowded position is most boxes, is skipped
 	// before the search of its moves (lift's walk over the board is most
 	// of the cost of a box).
-	g.Flood(pos, pos.Player)
+	g.label(pos)
+	r := g.regions
+	pl := r.label[pos.Player]
 	for i := range pos.Boxes {
 		s := pos.Boxes[i]
 		if locked != nil && locked[s] {
@@ -147,7 +149,7 @@ func (g *Gen) Generate(pos *Pos, locked []bool) []Move {
 		pushable := false
 		for d := range 4 {
 			to, behind := g.nbr[int(s)*4+d], g.nbr[int(s)*4+d^2]
-			pushable = pushable || pos.BoxAt[to] == -1 && !g.b.Dead[to] && g.Reached(behind)
+			pushable = pushable || pos.BoxAt[to] == -1 && !g.b.Dead[to] && pos.BoxAt[behind] == -1 && r.label[behind] == pl
 		}
 		if pushable {
 			g.moves = g.liftedMoves(pos, i, base, g.moves)
@@ -158,6 +160,7 @@ func (g *Gen) Generate(pos *Pos, locked []bool) []Move {
 
 // GenerateBox appends the macro moves of box i to out.
 func (g *Gen) GenerateBox(pos *Pos, i int, out []Move) []Move {
+	g.label(pos)
 	base := BoxHash(g.b, pos.Boxes)
 	return g.liftedMoves(pos, i, base, out)
 }

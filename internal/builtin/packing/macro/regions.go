@@ -1,5 +1,7 @@
 package macro
 
+import "slices"
+
 // One search per box instead of a flood per state.
 //
 // The breadth-first search of a box's macro moves needs, for every square
@@ -18,7 +20,14 @@ package macro
 // depth-first forest of the free squares with the box lifted. Entries are
 // valid for the squares whose stamp matches gen.
 type regionScratch struct {
-	count int        // regions with the box lifted
+	count int // regions with the box lifted
+	// label's numbering of the regions of the position (see label).
+	label     []uint32
+	labelBase uint32
+	lnext     uint32
+	minOf     []uint16
+	lstack    []uint16
+
 	nodes []liftNode // per square, one struct so that a visit touches one cache line
 	gen   uint32
 	stack []liftFrame
@@ -44,14 +53,54 @@ type liftFrame struct {
 func (g *Gen) regionScratch() *regionScratch {
 	if g.regions == nil {
 		n := g.b.Squares + 1
-		g.regions = &regionScratch{nodes: make([]liftNode, n), stack: make([]liftFrame, 0, n), order: make([]uint16, 0, n)}
+		g.regions = &regionScratch{nodes: make([]liftNode, n), stack: make([]liftFrame, 0, n), order: make([]uint16, 0, n),
+			label: make([]uint32, n), minOf: make([]uint16, 0, n), lstack: make([]uint16, 0, n)}
 	}
 	return g.regions
 }
 
+// label numbers the regions of free squares of pos, for lift and for
+// Generate's test of which boxes the player can push: label[s] is the
+// region of free square s, a number from labelBase up, regions numbered in
+// the order of their smallest squares; minOf holds each region's smallest
+// square. It costs one walk over the board, as a flood does.
+func (g *Gen) label(pos *Pos) {
+	r := g.regionScratch()
+	if r.lnext > 1<<31 {
+		clear(r.label)
+		r.lnext = 0
+	}
+	r.labelBase = r.lnext + 1
+	r.minOf = r.minOf[:0]
+	for start := range g.b.Squares {
+		s := uint16(start)
+		if pos.BoxAt[s] != -1 || r.label[s] >= r.labelBase {
+			continue
+		}
+		r.lnext++
+		r.minOf = append(r.minOf, s)
+		r.label[s] = r.lnext
+		stack := append(r.lstack[:0], s)
+		for len(stack) > 0 {
+			q := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			for d := range 4 {
+				n := g.nbr[int(q)*4+d]
+				if pos.BoxAt[n] == -1 && r.label[n] < r.labelBase {
+					r.label[n] = r.lnext
+					stack = append(stack, n)
+				}
+			}
+		}
+		r.lstack = stack
+	}
+}
+
 // lift prepares regionsAfter for the moves of the box on from in pos: it
-// looks at pos with that box lifted off the board. pos is as it was when
-// lift returns.
+// looks at pos with that box lifted off the board. label must have been
+// run on pos. Only the region the lifted box joins is walked: the box
+// never leaves it, nor does the player who pushes it, and the other
+// regions only count. pos is as it was when lift returns.
 func (g *Gen) lift(pos *Pos, from uint16) {
 	r := g.regionScratch()
 	r.gen++
@@ -62,64 +111,75 @@ func (g *Gen) lift(pos *Pos, from uint16) {
 		r.gen = 1
 	}
 	gen, nodes, nbr, boxAt := r.gen, r.nodes, g.nbr, pos.BoxAt
+	// The regions the lifted square joins, and the smallest square of the
+	// joined region, where its tree starts (pieceMin relies on it).
+	var joined [4]uint32
+	nj := 0
+	root := from
+	for d := range 4 {
+		n := nbr[int(from)*4+d]
+		if boxAt[n] != -1 {
+			continue
+		}
+		l := r.label[n]
+		if slices.Contains(joined[:nj], l) {
+			continue
+		}
+		joined[nj] = l
+		nj++
+		root = min(root, r.minOf[l-r.labelBase])
+	}
+	r.count = len(r.minOf) - nj + 1
 	// With the box off its square every free square holds -1, and the
 	// wall sentinel holds -2, so one test says whether a square is free.
 	saved := boxAt[from]
 	boxAt[from] = -1
-	r.count = 0
 	r.order = r.order[:0]
 	t := int32(0)
-	for start := range g.b.Squares {
-		s := uint16(start)
-		if boxAt[s] != -1 || nodes[s].stamp == gen {
-			continue
-		}
-		r.count++
-		lo := t
-		nodes[s] = liftNode{disc: t, low: t, size: 1, root: lo, sub: s, parent: g.wall, stamp: gen}
-		r.order = append(r.order, s)
-		t++
-		rootKids := uint8(0)
-		stack := append(r.stack[:0], liftFrame{sq: s})
-		for len(stack) > 0 {
-			top := len(stack) - 1
-			v := stack[top].sq
-			if d := stack[top].dir; d < 4 {
-				stack[top].dir++
-				w := nbr[int(v)*4+int(d)]
-				if boxAt[w] != -1 {
-					continue
-				}
-				if nw := &nodes[w]; nw.stamp != gen {
-					// pieces starts at 1: the part holding its parent.
-					*nw = liftNode{disc: t, low: t, size: 1, root: lo, sub: w, parent: v, stamp: gen, pieces: 1}
-					r.order = append(r.order, w)
-					t++
-					stack = append(stack, liftFrame{sq: w})
-				} else if nv := &nodes[v]; nw.disc < nv.low {
-					nv.low = nw.disc
-				}
+	s := root
+	nodes[s] = liftNode{disc: t, low: t, size: 1, root: 0, sub: s, parent: g.wall, stamp: gen}
+	r.order = append(r.order, s)
+	t++
+	rootKids := uint8(0)
+	stack := append(r.stack[:0], liftFrame{sq: s})
+	for len(stack) > 0 {
+		top := len(stack) - 1
+		v := stack[top].sq
+		if d := stack[top].dir; d < 4 {
+			stack[top].dir++
+			w := nbr[int(v)*4+int(d)]
+			if boxAt[w] != -1 {
 				continue
 			}
-			// v is done: report to its parent.
-			stack = stack[:top]
-			if top == 0 {
-				break
+			if nw := &nodes[w]; nw.stamp != gen {
+				// pieces starts at 1: the part holding its parent.
+				*nw = liftNode{disc: t, low: t, size: 1, root: 0, sub: w, parent: v, stamp: gen, pieces: 1}
+				r.order = append(r.order, w)
+				t++
+				stack = append(stack, liftFrame{sq: w})
+			} else if nv := &nodes[v]; nw.disc < nv.low {
+				nv.low = nw.disc
 			}
-			p := stack[top-1].sq
-			np, nv := &nodes[p], &nodes[v]
-			np.low = min(np.low, nv.low)
-			np.size += nv.size
-			np.sub = min(np.sub, nv.sub)
-			if p == s {
-				rootKids++
-			} else if nv.low >= np.disc {
-				np.pieces++ // v's subtree comes loose when p is filled
-			}
+			continue
 		}
-		r.stack = stack
-		nodes[s].pieces = rootKids
+		// v is done: report to its parent.
+		stack = stack[:top]
+		if top == 0 {
+			break
+		}
+		p := stack[top-1].sq
+		np, nv := &nodes[p], &nodes[v]
+		np.low = min(np.low, nv.low)
+		np.size += nv.size
+		np.sub = min(np.sub, nv.sub)
+		if p == s {
+			rootKids++
+		} else if nv.low >= np.disc {
+			np.pieces++ // v's subtree comes loose when p is filled
+		}
 	}
+	r.stack = stack
+	nodes[s].pieces = rootKids
 	boxAt[from] = saved
 }
 
@@ -130,8 +190,8 @@ func (g *Gen) lift(pos *Pos, from uint16) {
 // q's region. Both squares must be free in the lifted position.
 func (r *regionScratch) piece(g *Gen, q, w uint16) uint16 {
 	nq, nw := &r.nodes[q], &r.nodes[w]
-	if nw.root != nq.root {
-		return g.wall
+	if nw.stamp != r.gen || nq.stamp != r.gen {
+		return g.wall // not in the region lift walked
 	}
 	dq, dw := nq.disc, nw.disc
 	if dw < dq || dw >= dq+nq.size {

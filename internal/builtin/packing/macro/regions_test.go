@@ -56,6 +56,7 @@ func TestRegionsAfter(t *testing.T) {
 			}
 			// Filling a square where the box stood gives the parent's count.
 			pos.Set(b.StartBoxes, b.StartPlayer)
+			g.label(pos)
 			for _, x := range pos.Boxes {
 				g.lift(pos, x)
 				if got, want := g.regionsAfter(x), g.Regions(pos); got != want {
@@ -85,6 +86,7 @@ func TestLiftedMoves(t *testing.T) {
 				pos.Set(b.StartBoxes, b.StartPlayer)
 				for range 20 {
 					base := BoxHash(b, pos.Boxes)
+					g.label(pos)
 					for i := range pos.Boxes {
 						want := g.boxMoves(pos, i, base, nil, nil)
 						got := g.liftedMoves(pos, i, base, nil)

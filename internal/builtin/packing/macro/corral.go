@@ -30,8 +30,6 @@ const (
 
 // corral is the scratch space of the corral test.
 type corral struct {
-	reach  []uint32 // the player's region in the position tested
-	rgen   uint32
 	region []uint32 // each corral of one test gets its own stamp
 	cgen   uint32
 	prev   []uint32 // a state's region while its children are generated
@@ -63,7 +61,7 @@ func (g *Gen) CorralDeadlock(pos *Pos) bool {
 	c := g.corral
 	if c == nil {
 		n := b.Squares + 1
-		c = &corral{reach: make([]uint32, n), region: make([]uint32, n), prev: make([]uint32, n), mini: NewPos(b),
+		c = &corral{region: make([]uint32, n), prev: make([]uint32, n), mini: NewPos(b),
 			slots: make([]uint64, corralSlots), fence: make([]uint16, 0, corralBoxes), cache: make([]uint64, 1<<corralCacheBits)}
 		g.corral = c
 	}
@@ -71,25 +69,18 @@ func (g *Gen) CorralDeadlock(pos *Pos) bool {
 		clear(c.region)
 		c.cgen = 0
 	}
-	g.Flood(pos, pos.Player)
-	if g.flooded == b.Squares-len(pos.Boxes) {
-		return false // the player reaches every free square: no corral
-	}
-	rg := bump(&c.rgen, c.reach)
-	for s := range b.Squares {
-		if g.mark[s] == g.mgen {
-			c.reach[s] = rg
-		}
-	}
-	first := c.cgen + 1
-	for s := range b.Squares {
-		if pos.BoxAt[s] != -1 || c.reach[s] == rg || c.region[s] >= first {
+	// The corrals are the regions of free squares but the player's.
+	g.label(pos)
+	r := g.regions
+	pl := r.label[pos.Player]
+	for k, least := range r.minOf {
+		if r.labelBase+uint32(k) == pl {
 			continue
 		}
 		c.cgen++
 		gen := c.cgen
-		goalInside, fenceOK, needed := g.corralAt(pos, uint16(s), gen)
-		if fenceOK && needed && g.fenceDead(pos.Player, uint16(s), gen, goalInside) {
+		goalInside, fenceOK, needed := g.corralAt(pos, least, gen)
+		if fenceOK && needed && g.fenceDead(pos.Player, least, gen, goalInside) {
 			return true
 		}
 	}
@@ -148,20 +139,21 @@ func (g *Gen) corralAt(pos *Pos, s uint16, gen uint32) (goalInside, fenceOK, nee
 // The verdict depends on the fence, the corral and the player's region
 // among the fence boxes alone, nothing else: the corral is the part of the
 // board the fence cuts off around least (every box next to it is in the
-// fence). So it is cached under the Zobrist hash of the fence and the
-// player's region, mixed with a key for least.
+// fence). So it is cached under the Zobrist hash of the fence, mixed with
+// keys for least and the player's square: the square names that region
+// as well as its smallest square would, and costs no flood of the board,
+// which was most of the test's time; the player's square is the smallest
+// of its region among all the boxes, which most positions with the same
+// fence share.
 func (g *Gen) fenceDead(player, least uint16, gen uint32, goalInside bool) bool {
 	b := g.b
 	c := g.corral
-	mini := c.mini
-	mini.Set(c.fence, player)
-	h := Hash(b, mini.Boxes, g.Flood(mini, player))
-	key := (h ^ bits.RotateLeft64(b.ZBox[least], 29)) &^ 1
+	key := (BoxHash(b, c.fence) ^ b.ZPlayer[player] ^ bits.RotateLeft64(b.ZBox[least], 29)) &^ 1
 	slot := &c.cache[key>>(64-corralCacheBits)]
 	if *slot&^1 == key && key != 0 {
 		return *slot&1 == 1
 	}
-	dead := g.searchFence(h, player, gen, goalInside)
+	dead := g.searchFence(player, gen, goalInside)
 	*slot = key
 	if dead {
 		*slot |= 1
@@ -169,13 +161,15 @@ func (g *Gen) fenceDead(player, least uint16, gen uint32, goalInside bool) bool 
 	return dead
 }
 
-// searchFence runs fenceDead's search; h is the hash of the first state.
-func (g *Gen) searchFence(h uint64, player uint16, gen uint32, goalInside bool) bool {
+// searchFence runs fenceDead's search.
+func (g *Gen) searchFence(player uint16, gen uint32, goalInside bool) bool {
 	b := g.b
 	c := g.corral
 	k := len(c.fence)
 	stride := 1 + k
 	mini := c.mini
+	mini.Set(c.fence, player)
+	h := Hash(b, mini.Boxes, g.Flood(mini, player))
 	clear(c.slots)
 	c.states = append(c.states[:0], player)
 	c.states = append(c.states, c.fence...)

@@ -27,6 +27,9 @@ type regionScratch struct {
 	lnext     uint32
 	minOf     []uint16
 	lstack    []uint16
+	// The boxes label last numbered the regions for.
+	labelled      bool
+	labelledBoxes []uint16
 
 	nodes []liftNode // per square, one struct so that a visit touches one cache line
 	gen   uint32
@@ -66,6 +69,13 @@ func (g *Gen) regionScratch() *regionScratch {
 // square. It costs one walk over the board, as a flood does.
 func (g *Gen) label(pos *Pos) {
 	r := g.regionScratch()
+	// The corral test and Generate label the same position one after the
+	// other; the labels depend on the boxes alone.
+	if r.labelled && slices.Equal(r.labelledBoxes, pos.Boxes) {
+		return
+	}
+	r.labelled = true
+	r.labelledBoxes = append(r.labelledBoxes[:0], pos.Boxes...)
 	if r.lnext > 1<<31 {
 		clear(r.label)
 		r.lnext = 0

@@ -336,9 +336,6 @@ func (s *search) expand(run *macro.Run, id int32) (int32, string) {
 		if s.known[i] || phase == phaseAdvised && i != advised[0] && i != advised[1] && i != advised[2] && i != advised[3] {
 			continue
 		}
-		if s.store.Find(m.Hash) >= 0 {
-			continue // two moves to one position: the first added it
-		}
 		cw := w
 		if phase == phaseRest {
 			cw++
@@ -353,6 +350,8 @@ func (s *search) expand(run *macro.Run, id int32) (int32, string) {
 			cg++
 		}
 		s.pos.Undo(m, player)
+		// child is -1 when two moves lead to one position: the first
+		// added it.
 		if child == -2 {
 			return -1, "memory budget spent"
 		}

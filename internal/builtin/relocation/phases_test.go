@@ -234,6 +234,36 @@ func TestFreeSpace(t *testing.T) {
 	}
 }
 
+// TestFreeSpaceRepeats checks that RFS depends on its position only: the
+// free space of each solved position is the same whether computed first,
+// after the others, or twice (the trial position once kept the squares
+// the previous call chose as boxes).
+func TestFreeSpaceRepeats(t *testing.T) {
+	for _, name := range []string{"stack.xsb", "hall.xsb", "goalroom.xsb", "wallgoal.xsb"} {
+		t.Run(name, func(t *testing.T) {
+			p := testPlan(t, level(t, name), sdk.Budget{})
+			pos := macro.NewPos(p.b)
+			var fresh, again [][]uint16
+			roots := p.rev.roots()
+			for _, r := range roots {
+				p.rev.store.Load(r, pos)
+				fs := newFreeSpace(p.b, p.g, p.rev.pg, p.st)
+				fresh = append(fresh, slices.Clone(fs.compute(pos)))
+			}
+			for range 2 {
+				again = again[:0]
+				for _, r := range roots {
+					p.rev.store.Load(r, pos)
+					again = append(again, slices.Clone(p.rev.fs.compute(pos)))
+				}
+				if diff := cmp.Diff(fresh, again); diff != "" {
+					t.Errorf("free space after other calls (-fresh +again):\n%s", diff)
+				}
+			}
+		})
+	}
+}
+
 // TestGoalTrap checks the region restrictions on a goal on a wall: one box
 // on the wall is fine, two are a deadlock.
 func TestGoalTrap(t *testing.T) {

@@ -71,6 +71,14 @@ func (f *freeSpace) occupiedCell(c int32) bool {
 func (f *freeSpace) compute(pos *macro.Pos) []uint16 {
 	b, g := f.b, f.g
 	n := b.Squares
+	// The trial position still holds the free-space boxes of the last
+	// call (add marks squares only, which Set does not clear): without
+	// this, every root after the first saw the first root's free space as
+	// boxes, and RPR from it pulled little or nothing.
+	for s := range n {
+		f.q.BoxAt[s] = -1
+	}
+	f.q.Boxes = f.q.Boxes[:0]
 	f.q.Set(pos.Boxes, pos.Player)
 	q := f.q
 	// DL: the pullable boxes on goals, and their pull access.

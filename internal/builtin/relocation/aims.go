@@ -107,10 +107,14 @@ func newAimSearch(r *reverser, a *aim) *aimSearch {
 	return &aimSearch{r: r, a: a, pos: macro.NewPos(r.b), best: -1}
 }
 
-// seed queues every reverse node stored so far.
-func (s *aimSearch) seed() {
+// seed queues every reverse node stored so far, until expired says the
+// plan's time is up (each estimate is a matching from scratch).
+func (s *aimSearch) seed(expired func() bool) {
 	s.r.pg.mark = s.a.player
 	for id := range int32(s.r.store.Len()) {
+		if id%64 == 63 && expired() {
+			return
+		}
 		s.r.store.Load(id, s.pos)
 		est := s.a.estimate(s.pos.Boxes)
 		if s.r.g.Flood(s.pos, s.pos.Player); est >= 0 && !s.r.g.Reached(s.a.player) {

@@ -130,9 +130,14 @@ func newFwdAim(f *forwarder, a *aim) *fwdAim {
 	return &fwdAim{f: f, a: a, pos: macro.NewPos(f.b), best: -1}
 }
 
-// seed queues every forward node stored so far.
-func (s *fwdAim) seed() {
+// seed queues every forward node stored so far, until expired says the
+// plan's time is up: with many boxes each estimate is a matching from
+// scratch, and the store may hold hundreds of thousands of nodes.
+func (s *fwdAim) seed(expired func() bool) {
 	for id := range int32(s.f.store.Len()) {
+		if id%64 == 63 && expired() {
+			return
+		}
 		s.f.store.Load(id, s.pos)
 		s.queue(id, s.a.estimate(s.pos.Boxes))
 	}

@@ -116,7 +116,7 @@ func (p *plan) solve(ctx context.Context) (*sdk.PlanResult, error) {
 	pos := macro.NewPos(b)
 	p.fwd.store.Load(fid, pos)
 	ra := newAimSearch(p.rev, newAim(p.st, fid, pos))
-	ra.seed()
+	ra.seed(run.Expired)
 	p.ra = ra
 	var fa *fwdAim
 	spreadAim := int32(-1)
@@ -124,7 +124,7 @@ func (p *plan) solve(ctx context.Context) (*sdk.PlanResult, error) {
 		spreadAim = spread[0]
 		p.rev.store.Load(spreadAim, pos)
 		fa = newFwdAim(p.fwd, newAimAt(p.st, spreadAim, pos))
-		fa.seed()
+		fa.seed(run.Expired)
 	}
 	var times [3]time.Duration // reverse, forward, gaps
 	revSpent, fwdSpent := false, fa == nil

@@ -22,10 +22,10 @@
 // table keeps every position once.
 //
 // Two simplifications from the paper: a position's weight-0 (advised)
-// children are added when it is first expanded, and its weight-1 children
-// all at once when it is picked a second time, instead of one move per
-// pick; and the advisors are the four feature advisors only (no hotspot or
-// opener advisors).
+// children are queued when it is first expanded, and its weight-1
+// children (stored then, held back) all at once when it is picked a second
+// time, instead of one move per pick; and the advisors are the four
+// feature advisors only (no hotspot or opener advisors).
 package fess
 
 import (
@@ -70,9 +70,9 @@ func (Planner) Plan(ctx context.Context, req *sdk.PlanRequest, host sdk.Host, pr
 }
 
 // nodeExtra is the memory a node takes beyond the store: its weight,
-// phase and features, and an entry in each of its cell's two open lists
-// per phase.
-const nodeExtra = 4 + 1 + 20 + 4*16
+// phase, features and children's range, and an entry in each of its
+// cell's two open lists per phase.
+const nodeExtra = 4 + 1 + 20 + 8 + 4*16
 
 // features is a position's projection onto the feature space, and the
 // distance that orders positions of equal weight within a cell.
@@ -91,12 +91,13 @@ func (f features) key() uint64 {
 		uint64(min(f.doors, 0xFFFF))<<32 | uint64(min(f.outOfPlan, 0xFFFF))<<48
 }
 
-// Per node phases: advised children not added yet, the rest not added
-// yet, expanded.
+// Per node phases: not expanded yet, children held back (see expand),
+// done, and held back itself: stored but not queued.
 const (
 	phaseAdvised uint8 = iota
 	phaseRest
 	phaseDone
+	phaseDeferred
 )
 
 // cell is one feature-space cell: the positions projected onto it that
@@ -128,6 +129,8 @@ type search struct {
 	weight []uint32
 	phase  []uint8
 	feat   []features
+	// kids..kidsEnd are the nodes a first pick stored.
+	kids, kidsEnd []int32
 
 	cells  []cell
 	cellOf map[uint64]int32
@@ -211,7 +214,7 @@ func (s *search) push(id int32, w uint32) {
 // add stores the position s.pos reached from parent by m with weight w,
 // and queues it. It returns the node, -1 when the position is known, or
 // -2 when the store is full.
-func (s *search) add(parent int32, m *macro.Move, f features, w uint32) int32 {
+func (s *search) add(parent int32, m *macro.Move, f features, w uint32, phase uint8) int32 {
 	id := s.store.Add(parent, m, m.Hash, s.pos.Boxes, m.Norm)
 	if id < 0 {
 		if s.store.Full() {
@@ -220,9 +223,13 @@ func (s *search) add(parent int32, m *macro.Move, f features, w uint32) int32 {
 		return -1
 	}
 	s.weight = append(s.weight, w)
-	s.phase = append(s.phase, phaseAdvised)
+	s.phase = append(s.phase, phase)
 	s.feat = append(s.feat, f)
-	s.push(id, w)
+	s.kids = append(s.kids, 0)
+	s.kidsEnd = append(s.kidsEnd, 0)
+	if phase == phaseAdvised {
+		s.push(id, w)
+	}
 	return id
 }
 
@@ -236,6 +243,8 @@ func (s *search) run(run *macro.Run) (int32, string) {
 	root := s.store.Add(-1, nil, macro.Hash(b, s.pos.Boxes, norm), s.pos.Boxes, norm)
 	s.weight = append(s.weight, 0)
 	s.phase = append(s.phase, phaseAdvised)
+	s.kids = append(s.kids, 0)
+	s.kidsEnd = append(s.kidsEnd, 0)
 	s.feat = append(s.feat, s.measure(s.gen.Regions(s.pos)))
 	run.Best = macro.OnGoals(b, s.pos.Boxes)
 	if run.Best == len(b.Goals) {
@@ -282,14 +291,30 @@ func (s *search) pop(c *cell) int32 {
 
 // expand adds node id's children for its current phase. It returns a
 // solved node, or a reason to stop, or (-1, "").
+//
+// The first pick generates the moves once and stores every new child:
+// the advised ones queued at the position's weight, the others at one
+// more but held back (phaseDeferred) until the second pick queues them,
+// which needs no generation and no deadlock test. Generating the moves
+// again at the second pick was a third of the work. A held-back position
+// counts as known: another position's advisors do not propose it.
 func (s *search) expand(run *macro.Run, id int32) (int32, string) {
 	b := s.b
+	if s.phase[id] == phaseRest {
+		for k := s.kids[id]; k < s.kidsEnd[id]; k++ {
+			if s.phase[k] == phaseDeferred {
+				s.phase[k] = phaseAdvised
+				s.push(k, s.weight[k])
+			}
+		}
+		s.phase[id] = phaseDone
+		return -1, ""
+	}
 	s.store.Load(id, s.pos)
 	if !s.gen.Matchable(s.pos) || s.gen.CorralDeadlock(s.pos) {
 		s.phase[id] = phaseDone
 		return -1, ""
 	}
-	phase := s.phase[id]
 	w := s.weight[id]
 	parent := s.feat[id]
 	player := s.pos.Player
@@ -314,34 +339,22 @@ func (s *search) expand(run *macro.Run, id int32) (int32, string) {
 		}
 		s.childFeat = append(s.childFeat, f)
 	}
-	var advised [4]int
-	if phase == phaseAdvised {
-		// Each advisor proposes the move that improves its feature most.
-		advised = [4]int{-1, -1, -1, -1}
-		var best [4]int32
-		for i, f := range s.childFeat {
-			if s.known[i] {
-				continue
-			}
-			gains := [4]int32{f.packed - parent.packed, parent.regions - f.regions, parent.doors - f.doors, parent.outOfPlan - f.outOfPlan}
-			for a, g := range gains {
-				if g > 0 && g > best[a] {
-					best[a], advised[a] = g, i
-				}
-			}
-		}
-	}
+	advised := s.advise(parent)
+	first := int32(s.store.Len())
+	held := false
 	for i := range moves {
 		m := &moves[i]
-		if s.known[i] || phase == phaseAdvised && i != advised[0] && i != advised[1] && i != advised[2] && i != advised[3] {
+		if s.known[i] {
 			continue
 		}
-		cw := w
-		if phase == phaseRest {
-			cw++
-		}
 		s.pos.Apply(m)
-		child := s.add(id, m, s.childFeat[i], cw)
+		var child int32
+		if i == advised[0] || i == advised[1] || i == advised[2] || i == advised[3] {
+			child = s.add(id, m, s.childFeat[i], w, phaseAdvised)
+		} else {
+			child = s.add(id, m, s.childFeat[i], w+1, phaseDeferred)
+			held = held || child >= 0
+		}
 		cg := ong
 		if b.GoalIndex[m.From] >= 0 {
 			cg--
@@ -362,11 +375,33 @@ func (s *search) expand(run *macro.Run, id int32) (int32, string) {
 			}
 		}
 	}
-	if phase == phaseAdvised {
+	// The children a first pick stores get consecutive nodes.
+	s.kids[id], s.kidsEnd[id] = first, int32(s.store.Len())
+	// A position with no child held back needs no second pick.
+	if held {
 		s.phase[id] = phaseRest
 		s.push(id, w+1)
 	} else {
 		s.phase[id] = phaseDone
 	}
 	return -1, ""
+}
+
+// advise returns the move each advisor proposes, the one among the
+// children not known that improves its feature most, or -1.
+func (s *search) advise(parent features) [4]int {
+	advised := [4]int{-1, -1, -1, -1}
+	var best [4]int32
+	for i, f := range s.childFeat {
+		if s.known[i] {
+			continue
+		}
+		gains := [4]int32{f.packed - parent.packed, parent.regions - f.regions, parent.doors - f.doors, parent.outOfPlan - f.outOfPlan}
+		for a, g := range gains {
+			if g > 0 && g > best[a] {
+				best[a], advised[a] = g, i
+			}
+		}
+	}
+	return advised
 }

@@ -264,6 +264,43 @@ func TestFreeSpaceRepeats(t *testing.T) {
 	}
 }
 
+// TestStranded checks the test that keeps reverse positions without any
+// pull out of the gap queues: the player shut in next to the goal cannot
+// pull, the solved position with the player behind the box can.
+func TestStranded(t *testing.T) {
+	l, err := sokoban.Parse("######\n#@$ .#\n######\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := testPlan(t, l, sdk.Budget{})
+	b := p.b
+	tests := []struct {
+		name         string
+		box, player  [2]int
+		wantStranded bool
+	}{
+		{"shut in on the goal side", [2]int{3, 1}, [2]int{4, 1}, true},
+		{"solved, player behind", [2]int{4, 1}, [2]int{2, 1}, false},
+		{"box mid-way, player behind", [2]int{3, 1}, [2]int{1, 1}, false},
+	}
+	s := &aimSearch{r: p.rev}
+	pos := macro.NewPos(b)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			box := square(t, b, tt.box[0], tt.box[1])
+			pos.Set([]uint16{box}, square(t, b, tt.player[0], tt.player[1]))
+			norm := p.g.Flood(pos, pos.Player)
+			id := p.rev.store.Add(-1, nil, macro.Hash(b, pos.Boxes, norm), pos.Boxes, norm)
+			if id < 0 {
+				t.Fatal("store full")
+			}
+			if got := s.stranded(id); got != tt.wantStranded {
+				t.Errorf("stranded = %v, want %v", got, tt.wantStranded)
+			}
+		})
+	}
+}
+
 // TestGoalTrap checks the region restrictions on a goal on a wall: one box
 // on the wall is fine, two are a deadlock.
 func TestGoalTrap(t *testing.T) {

@@ -32,14 +32,14 @@ func CloseFirstGap(ctx context.Context, req *sdk.PlanRequest, host sdk.Host) (st
 	if err != nil {
 		return "", err
 	}
-	gap, player, _, ok, err := p.closeGap(ctx, fe, pairs[0].r, req.Budget)
+	gap, player, met, _, ok, err := p.closeGap(ctx, fe, pairs[0].r, req.Budget)
 	if err != nil {
 		return "", err
 	}
 	if !ok {
 		return "", fmt.Errorf("the sub-search did not close the gap")
 	}
-	return p.solution(fe.moves, gap, pairs[0].r, player)
+	return p.solution(fe.moves, gap, met, player)
 }
 
 // SolveLog runs a plan and returns its result with the plan's log.
@@ -100,4 +100,24 @@ func render(b *engine.Board, pos *macro.Pos) string {
 		out = append(out, '\n')
 	}
 	return string(out)
+}
+
+// RootGaps runs the host's sub-search from the start to each solved
+// position (one per region the player may end in) and returns, per root,
+// whether the gap closed with a solution the host verified.
+func RootGaps(ctx context.Context, req *sdk.PlanRequest, host sdk.Host) ([]bool, error) {
+	b, err := macro.Board(req)
+	if err != nil {
+		return nil, err
+	}
+	p := newPlan(ctx, req, b, host, nil)
+	var out []bool
+	for _, r := range p.rev.roots() {
+		res, err := p.tryGap(ctx, pairKey{p.fwd.root, r}, req.Budget.Time)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, res != nil && res.Status == sdk.PlanSolved)
+	}
+	return out, nil
 }

@@ -116,11 +116,11 @@ func (f *forwarder) forwardTo(id int32) (*forwardEnd, error) {
 }
 
 // closeGap runs the host's sub-search from fe towards the boxes of reverse
-// node rid. It returns the moves of the gap and the player's square after
-// them, or ok false when the sub-search did not reach the targets with
-// the player in the region the reverse node needs. nodes is the work the
-// sub-search reports.
-func (p *plan) closeGap(ctx context.Context, fe *forwardEnd, rid int32, budget sdk.Budget) (moves sokoban.Solution, player uint16, nodes uint64, ok bool, err error) {
+// node rid. It returns the moves of the gap, the player's square after
+// them and the reverse node they reach, or ok false when the sub-search
+// did not reach the targets with the player in a region the reverse store
+// holds for those boxes. nodes is the work the sub-search reports.
+func (p *plan) closeGap(ctx context.Context, fe *forwardEnd, rid int32, budget sdk.Budget) (moves sokoban.Solution, player uint16, met int32, nodes uint64, ok bool, err error) {
 	b := p.b
 	start := sdk.NewStates(len(fe.pos.Boxes), 1)
 	start.Append(fe.player, fe.pos.Boxes)
@@ -131,33 +131,44 @@ func (p *plan) closeGap(ctx context.Context, fe *forwardEnd, rid int32, budget s
 	}
 	res, err := p.host.SubSearch(ctx, start, sdk.SubGoal{Targets: targets}, budget)
 	if err != nil {
-		return nil, 0, 0, false, err
+		return nil, 0, -1, 0, false, err
 	}
 	if res.Status != sdk.SubGoalReached {
-		return nil, 0, res.Nodes, false, nil
+		return nil, 0, -1, res.Nodes, false, nil
 	}
 	sol, err := sokoban.ParseSolution(res.Moves)
 	if err != nil {
-		return nil, 0, res.Nodes, false, fmt.Errorf("sub-search moves: %w", err)
+		return nil, 0, -1, res.Nodes, false, fmt.Errorf("sub-search moves: %w", err)
 	}
 	pos := macro.NewPos(b)
 	pos.Set(fe.pos.Boxes, 0)
 	end, err := replay(b, pos, fe.player, sol)
 	if err != nil {
-		return nil, 0, res.Nodes, false, fmt.Errorf("sub-search moves do not replay: %w", err)
+		return nil, 0, -1, res.Nodes, false, fmt.Errorf("sub-search moves do not replay: %w", err)
 	}
 	// The boxes must stand on the reverse node's squares, and the player
 	// in its region.
 	for _, x := range rb {
 		if pos.BoxAt[x] < 0 {
-			return nil, 0, res.Nodes, false, nil
+			return nil, 0, -1, res.Nodes, false, nil
 		}
 	}
-	p.g.Flood(pos, end)
+	norm := p.g.Flood(pos, end)
 	if !p.g.Reached(p.rev.store.Norm(rid)) {
-		return nil, 0, res.Nodes, false, nil
+		// The sub-search aims at squares only, so it may leave the player
+		// in another region: a solved position is solved whatever the
+		// region, and another reverse node may hold these boxes with the
+		// player where the sub-search left it.
+		if macro.OnGoals(b, pos.Boxes) == len(b.Goals) {
+			return sol, end, rid, res.Nodes, true, nil
+		}
+		alt := p.rev.store.Find(macro.Hash(b, pos.Boxes, norm))
+		if alt < 0 {
+			return nil, 0, -1, res.Nodes, false, nil
+		}
+		rid = alt
 	}
-	return sol, end, res.Nodes, true, nil
+	return sol, end, rid, res.Nodes, true, nil
 }
 
 // solution joins forward moves, gap moves and the reverse path of node rid

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/sokod/sokod/internal/builtin/plannertest"
 	"github.com/sokod/sokod/internal/builtin/relocation"
 	"github.com/sokod/sokod/internal/engine"
@@ -58,6 +60,26 @@ func TestRelocationGap(t *testing.T) {
 				t.Errorf("replay: %v, solved %v", err, m.Solved)
 			}
 		})
+	}
+}
+
+// TestRootGapAnyRegion closes the gap from the start to each solved
+// position of a level whose goals cut it in two: the host's sub-search
+// aims at the goals and leaves the player on one side, and a solved
+// position is a solution whichever side that is, so every root's gap
+// closes.
+func TestRootGapAnyRegion(t *testing.T) {
+	b, err := engine.Analyze(level(t, "column.xsb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := &sdk.PlanRequest{Level: enginetables.LevelOf(b), Budget: sdk.Budget{Time: 10 * time.Second, MemoryBytes: 64 << 20}}
+	got, err := relocation.RootGaps(context.Background(), req, pluginhost.NewBoardHost(b, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]bool{true, true}, got); diff != "" {
+		t.Errorf("gaps closed per root (-want +got):\n%s", diff)
 	}
 }
 

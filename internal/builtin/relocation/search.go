@@ -167,17 +167,18 @@ func (p *plan) solve(ctx context.Context) (*sdk.PlanResult, error) {
 			}
 		default:
 			if share > rootShare {
-				// Each time the gaps' share grows: the solved positions
-				// themselves, the host's plain search from the opened
-				// position, which sometimes needs only more time.
+				// Each time the gaps' share grows: the solved position
+				// itself, the host's plain search from the opened
+				// position, which sometimes needs only more time. One
+				// search serves every root: its targets are the goals
+				// whichever region the root's player is in, and
+				// closeGap takes any solved end.
 				rootShare = share
-				for _, r := range roots {
-					if stop, reason := run.Tick(); stop {
-						return p.gaveUp(reason), nil
-					}
-					if res, err := p.tryGap(ctx, pairKey{fid, r}, share); res != nil || err != nil {
-						return res, err
-					}
+				if stop, reason := run.Tick(); stop {
+					return p.gaveUp(reason), nil
+				}
+				if res, err := p.tryGap(ctx, pairKey{fid, roots[0]}, share); res != nil || err != nil {
+					return res, err
 				}
 				break
 			}
@@ -229,7 +230,9 @@ func (p *plan) solve(ctx context.Context) (*sdk.PlanResult, error) {
 			if src == 0 {
 				macTried[k] = true
 				p.gaps++
+				t0, n0 := time.Now(), run.Nodes
 				f, r, full, stop := gs.run(run, k.f, p.rev, k.r, gapExpansions, share)
+				p.logf("macro gap f%d to r%d (%d off goals, estimate %d): took %v, %d expansions, met %v", k.f, k.r, p.rev.off[k.r], ra.est[k.r], time.Since(t0).Round(time.Millisecond), run.Nodes-n0, f >= 0)
 				if stop != "" {
 					return p.gaveUp(stop), nil
 				}
@@ -359,7 +362,7 @@ func (p *plan) tryGap(ctx context.Context, k pairKey, share time.Duration) (*sdk
 	}
 	p.gaps++
 	t0 := time.Now()
-	gap, player, nodes, ok, err := p.closeGap(ctx, fe, k.r, budget)
+	gap, player, met, nodes, ok, err := p.closeGap(ctx, fe, k.r, budget)
 	p.logf("gap f%d (depth %d) to r%d (%d off goals): budget %v, took %v, %d nodes, closed %v, error %v",
 		k.f, p.fwd.depth[k.f], k.r, p.rev.off[k.r], budget.Time, time.Since(t0).Round(time.Millisecond), nodes, ok, err)
 	p.run.Nodes += nodes / subNodesPerTick
@@ -375,7 +378,7 @@ func (p *plan) tryGap(ctx context.Context, k pairKey, share time.Duration) (*sdk
 		return nil, nil
 	}
 	p.gapsReached++
-	lurd, err := p.solution(fe.moves, gap, k.r, player)
+	lurd, err := p.solution(fe.moves, gap, met, player)
 	if err != nil {
 		return nil, err
 	}

@@ -233,9 +233,8 @@ func (s *search) add(parent int32, m *macro.Move, f features, w uint32, phase ui
 	return id
 }
 
-// run cycles over the cells until a solution (its node) or a reason to
-// stop.
-func (s *search) run(run *macro.Run) (int32, string) {
+// start stores the level's start position and queues it.
+func (s *search) start() int32 {
 	b := s.b
 	s.pos.Set(b.StartBoxes, b.StartPlayer)
 	norm := s.gen.Flood(s.pos, b.StartPlayer)
@@ -246,11 +245,18 @@ func (s *search) run(run *macro.Run) (int32, string) {
 	s.kids = append(s.kids, 0)
 	s.kidsEnd = append(s.kidsEnd, 0)
 	s.feat = append(s.feat, s.measure(s.gen.Regions(s.pos)))
-	run.Best = macro.OnGoals(b, s.pos.Boxes)
-	if run.Best == len(b.Goals) {
+	s.push(root, 0)
+	return root
+}
+
+// run cycles over the cells until a solution (its node) or a reason to
+// stop.
+func (s *search) run(run *macro.Run) (int32, string) {
+	root := s.start()
+	run.Best = macro.OnGoals(s.b, s.store.Boxes(root))
+	if run.Best == len(s.b.Goals) {
 		return root, ""
 	}
-	s.push(root, 0)
 	for {
 		// One round: each cell in turn expands its lightest position.
 		empty := true

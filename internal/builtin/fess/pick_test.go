@@ -1,0 +1,86 @@
+package fess
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/sokod/sokod/internal/builtin/packing"
+	"github.com/sokod/sokod/internal/builtin/packing/macro"
+	"github.com/sokod/sokod/internal/engine"
+	"github.com/sokod/sokod/sdk"
+	"github.com/sokod/sokod/sokoban"
+)
+
+// picks is what the two picks of the start position leave behind.
+type picks struct {
+	RootPhase uint8
+	// Stored counts the nodes, root included.
+	Stored int
+	// Advised and Held count the children queued at weight 0 and held
+	// back at weight 1; Queued1 the children queued at weight 1.
+	Advised, Held, Queued1 int
+}
+
+func (s *search) census() picks {
+	p := picks{RootPhase: s.phase[0], Stored: s.store.Len()}
+	for k := 1; k < s.store.Len(); k++ {
+		switch {
+		case s.phase[k] == phaseAdvised && s.weight[k] == 0:
+			p.Advised++
+		case s.phase[k] == phaseDeferred && s.weight[k] == 1:
+			p.Held++
+		case s.phase[k] == phaseAdvised && s.weight[k] == 1:
+			p.Queued1++
+		}
+	}
+	return p
+}
+
+// TestPicks checks the two picks of a position: the first stores every
+// child, queuing the advised ones and holding the others back; the second
+// generates nothing and queues the held-back children at weight 1.
+func TestPicks(t *testing.T) {
+	for _, name := range []string{"corridor.xsb", "goalroom.xsb", "rooms.xsb", "wide.xsb"} {
+		t.Run(name, func(t *testing.T) {
+			// The planners' shared fixtures (plannertest imports this
+			// package, so its Fixture cannot be used here).
+			src, err := os.ReadFile(filepath.Join("..", "plannertest", "testdata", name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			l, err := sokoban.Parse(string(src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := engine.Analyze(l)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := newSearch(b, packing.Order(context.Background(), b), 1<<16)
+			run := macro.NewRun(context.Background(), &sdk.PlanRequest{}, nil)
+			root := s.start()
+			if sol, stop := s.expand(run, root); sol >= 0 || stop != "" {
+				t.Fatalf("first pick: solved %d, stop %q", sol, stop)
+			}
+			first := s.census()
+			if first.Advised == 0 || first.Advised > 5 || first.Held == 0 {
+				t.Fatalf("first pick: %+v, want 1 to 5 advised children and some held back", first)
+			}
+			want := picks{RootPhase: phaseRest, Stored: 1 + first.Advised + first.Held, Advised: first.Advised, Held: first.Held}
+			if diff := cmp.Diff(want, first); diff != "" {
+				t.Errorf("after the first pick (-want +got):\n%s", diff)
+			}
+			if sol, stop := s.expand(run, root); sol >= 0 || stop != "" {
+				t.Fatalf("second pick: solved %d, stop %q", sol, stop)
+			}
+			want = picks{RootPhase: phaseDone, Stored: first.Stored, Advised: first.Advised, Queued1: first.Held}
+			if diff := cmp.Diff(want, s.census()); diff != "" {
+				t.Errorf("after the second pick (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

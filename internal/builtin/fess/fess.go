@@ -70,9 +70,9 @@ func (Planner) Plan(ctx context.Context, req *sdk.PlanRequest, host sdk.Host, pr
 }
 
 // nodeExtra is the memory a node takes beyond the store: its weight,
-// phase, features and children's range, and an entry in each of its
-// cell's two open lists per phase.
-const nodeExtra = 4 + 1 + 20 + 8 + 4*16
+// phase, features, children's range and deadlock mark, and an entry in
+// each of its cell's two open lists per phase.
+const nodeExtra = 4 + 1 + 20 + 8 + 1 + 4*16
 
 // features is a position's projection onto the feature space, and the
 // distance that orders positions of equal weight within a cell.
@@ -131,6 +131,8 @@ type search struct {
 	feat   []features
 	// kids..kidsEnd are the nodes a first pick stored.
 	kids, kidsEnd []int32
+	// alive marks the nodes that passed the deadlock tests already.
+	alive []bool
 
 	cells  []cell
 	cellOf map[uint64]int32
@@ -227,6 +229,7 @@ func (s *search) add(parent int32, m *macro.Move, f features, w uint32, phase ui
 	s.feat = append(s.feat, f)
 	s.kids = append(s.kids, 0)
 	s.kidsEnd = append(s.kidsEnd, 0)
+	s.alive = append(s.alive, false)
 	if phase == phaseAdvised {
 		s.push(id, w)
 	}
@@ -244,6 +247,7 @@ func (s *search) start() int32 {
 	s.phase = append(s.phase, phaseAdvised)
 	s.kids = append(s.kids, 0)
 	s.kidsEnd = append(s.kidsEnd, 0)
+	s.alive = append(s.alive, false)
 	s.feat = append(s.feat, s.measure(s.gen.Regions(s.pos)))
 	s.push(root, 0)
 	return root
@@ -317,7 +321,7 @@ func (s *search) expand(run *macro.Run, id int32) (int32, string) {
 		return -1, ""
 	}
 	s.store.Load(id, s.pos)
-	if !s.gen.Matchable(s.pos) || s.gen.CorralDeadlock(s.pos) {
+	if !s.alive[id] && (!s.gen.Matchable(s.pos) || s.gen.CorralDeadlock(s.pos)) {
 		s.phase[id] = phaseDone
 		return -1, ""
 	}
@@ -345,8 +349,11 @@ func (s *search) expand(run *macro.Run, id int32) (int32, string) {
 		}
 		s.childFeat = append(s.childFeat, f)
 	}
-	advised := s.advise(parent)
 	first := int32(s.store.Len())
+	advised, stop := s.adviseAlive(moves, parent, player, id)
+	if stop != "" {
+		return -1, stop
+	}
 	held := false
 	for i := range moves {
 		m := &moves[i]
@@ -357,6 +364,9 @@ func (s *search) expand(run *macro.Run, id int32) (int32, string) {
 		var child int32
 		if i == advised[0] || i == advised[1] || i == advised[2] || i == advised[3] {
 			child = s.add(id, m, s.childFeat[i], w, phaseAdvised)
+			if child >= 0 {
+				s.alive[child] = true
+			}
 		} else {
 			child = s.add(id, m, s.childFeat[i], w+1, phaseDeferred)
 			held = held || child >= 0
@@ -410,4 +420,37 @@ func (s *search) advise(parent features) [4]int {
 		}
 	}
 	return advised
+}
+
+// adviseAlive is advise with the advised children tested for deadlocks
+// first: a proposal that leads to a deadlock is stored as done, so no
+// position proposes it again, and the advisor proposes again. A third of
+// the positions picked on some levels are corral deadlocks a macro move
+// has just sealed; an advisor that proposed one wasted its advice. The
+// test costs nothing extra: an advised child is picked soon and would be
+// tested then (alive spares it that).
+func (s *search) adviseAlive(moves []macro.Move, parent features, player uint16, id int32) ([4]int, string) {
+	for {
+		advised := s.advise(parent)
+		dead := false
+		for a, i := range advised {
+			if i < 0 || s.known[i] || slices.Contains(advised[:a], i) {
+				continue
+			}
+			m := &moves[i]
+			s.pos.Apply(m)
+			if !s.gen.Matchable(s.pos) || s.gen.CorralDeadlock(s.pos) {
+				dead = true
+				s.known[i] = true
+				if s.add(id, m, s.childFeat[i], 0, phaseDone) == -2 {
+					s.pos.Undo(m, player)
+					return advised, "memory budget spent"
+				}
+			}
+			s.pos.Undo(m, player)
+		}
+		if !dead {
+			return advised, ""
+		}
+	}
 }

@@ -21,8 +21,9 @@ type picks struct {
 	// Stored counts the nodes, root included.
 	Stored int
 	// Advised and Held count the children queued at weight 0 and held
-	// back at weight 1; Queued1 the children queued at weight 1.
-	Advised, Held, Queued1 int
+	// back at weight 1; Queued1 the children queued at weight 1; Dead the
+	// advisors' proposals found dead and stored as done.
+	Advised, Held, Queued1, Dead int
 }
 
 func (s *search) census() picks {
@@ -35,14 +36,17 @@ func (s *search) census() picks {
 			p.Held++
 		case s.phase[k] == phaseAdvised && s.weight[k] == 1:
 			p.Queued1++
+		case s.phase[k] == phaseDone:
+			p.Dead++
 		}
 	}
 	return p
 }
 
 // TestPicks checks the two picks of a position: the first stores every
-// child, queuing the advised ones and holding the others back; the second
-// generates nothing and queues the held-back children at weight 1.
+// child, queuing the advised ones (those found dead as done) and holding
+// the others back; the second generates nothing and queues the held-back
+// children at weight 1.
 func TestPicks(t *testing.T) {
 	for _, name := range []string{"corridor.xsb", "goalroom.xsb", "rooms.xsb", "wide.xsb"} {
 		t.Run(name, func(t *testing.T) {
@@ -70,14 +74,14 @@ func TestPicks(t *testing.T) {
 			if first.Advised == 0 || first.Advised > 5 || first.Held == 0 {
 				t.Fatalf("first pick: %+v, want 1 to 5 advised children and some held back", first)
 			}
-			want := picks{RootPhase: phaseRest, Stored: 1 + first.Advised + first.Held, Advised: first.Advised, Held: first.Held}
+			want := picks{RootPhase: phaseRest, Stored: 1 + first.Advised + first.Held + first.Dead, Advised: first.Advised, Held: first.Held, Dead: first.Dead}
 			if diff := cmp.Diff(want, first); diff != "" {
 				t.Errorf("after the first pick (-want +got):\n%s", diff)
 			}
 			if sol, stop := s.expand(run, root); sol >= 0 || stop != "" {
 				t.Fatalf("second pick: solved %d, stop %q", sol, stop)
 			}
-			want = picks{RootPhase: phaseDone, Stored: first.Stored, Advised: first.Advised, Queued1: first.Held}
+			want = picks{RootPhase: phaseDone, Stored: first.Stored, Advised: first.Advised, Queued1: first.Held, Dead: first.Dead}
 			if diff := cmp.Diff(want, s.census()); diff != "" {
 				t.Errorf("after the second pick (-want +got):\n%s", diff)
 			}

@@ -21,9 +21,13 @@
 //     squares (one corral). A forward position that the reverse store
 //     holds is a solution at once.
 //  4. Relocation (relocate.go, aims.go, gap.go, search.go): first the
-//     direct gaps, from the opened forward positions to the spread ones,
-//     closest first, each given to the host's bounded sub-search
-//     (host.SubSearch, the reverse position's squares as targets). Then
+//     host's plain search from the opened position to the solved one
+//     (host.SubSearch with the goals as targets, twice a gap's share),
+//     then the direct gaps, from the opened forward positions to the
+//     spread ones, closest first, each given to the host's bounded
+//     sub-search (the reverse position's squares as targets; the gap
+//     closes wherever the sub-search leaves the player if the reverse
+//     store holds the boxes with the player there). Then
 //     three activities share the time: a reverse search over pull routes
 //     towards the opened position's boxes (Holland's "box aims"), a
 //     forward search over macro pushes towards the most spread reverse

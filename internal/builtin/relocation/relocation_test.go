@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -81,6 +82,30 @@ func TestRootGapAnyRegion(t *testing.T) {
 	if diff := cmp.Diff([]bool{true, true}, got); diff != "" {
 		t.Errorf("gaps closed per root (-want +got):\n%s", diff)
 	}
+}
+
+// TestSolvedPositionFirst checks the plan's schedule: its first gap is the
+// host's plain search from the opened position to the solved position,
+// before any gap to a spread one.
+func TestSolvedPositionFirst(t *testing.T) {
+	b, err := engine.Analyze(level(t, "stack.xsb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := &sdk.PlanRequest{Level: enginetables.LevelOf(b), Budget: sdk.Budget{Time: 10 * time.Second, MemoryBytes: 64 << 20}}
+	_, log, err := relocation.SolveLog(context.Background(), req, pluginhost.NewBoardHost(b, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range log {
+		if strings.HasPrefix(line, "gap ") {
+			if !strings.Contains(line, "(0 off goals)") {
+				t.Errorf("first gap %q, want one to a solved position", line)
+			}
+			return
+		}
+	}
+	t.Errorf("no gap in the log:\n%s", strings.Join(log, "\n"))
 }
 
 // TestSolvesHandMade solves this package's levels end to end and replays

@@ -97,6 +97,14 @@ func (p *plan) solve(ctx context.Context) (*sdk.PlanResult, error) {
 	}
 	maxGap := time.Duration(float64(p.remaining()) * maxShare)
 	tried := map[pairKey]bool{}
+	// The solved position first, with twice a gap's share: the host's
+	// plain search from the opened position, which the exhaustive search
+	// from the start did not have (Sasquatch I 6 is solved this way, and
+	// was solved only once the gaps' share had grown, after six seconds).
+	rootShare := 2 * share
+	if res, err := p.tryGap(ctx, pairKey{picks[0], roots[0]}, rootShare); res != nil || err != nil {
+		return res, err
+	}
 	direct := p.pairs(picks, spread)
 	for _, pk := range direct[:min(directPairs, len(direct))] {
 		if stop, reason := run.Tick(); stop {
@@ -132,7 +140,6 @@ func (p *plan) solve(ctx context.Context) (*sdk.PlanResult, error) {
 	macTried := map[pairKey]bool{}
 	gs := newGapSearch(p.fwd)
 	failed := 0
-	rootShare := share
 	for {
 		act := 2
 		if !revSpent && times[0] <= times[2] && (fwdSpent || times[0] <= times[1]) {

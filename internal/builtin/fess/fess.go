@@ -133,6 +133,9 @@ type search struct {
 	kids, kidsEnd []int32
 	// alive marks the nodes that passed the deadlock tests already.
 	alive []bool
+	// holdLimit is the store size past which first picks hold no children
+	// back: held-back children fill the store faster than picks need.
+	holdLimit int
 
 	cells  []cell
 	cellOf map[uint64]int32
@@ -145,7 +148,7 @@ type search struct {
 }
 
 func newSearch(b *engine.Board, plan *packing.Plan, limit int) *search {
-	s := &search{b: b, plan: plan, gen: macro.NewGen(b), store: macro.NewStore(len(b.StartBoxes), limit), pos: macro.NewPos(b),
+	s := &search{b: b, plan: plan, gen: macro.NewGen(b), store: macro.NewStore(len(b.StartBoxes), limit), holdLimit: limit / 2, pos: macro.NewPos(b),
 		door: doors(b), goalRank: make([]int32, b.Squares+1), cellOf: map[uint64]int32{}}
 	for i := range s.goalRank {
 		s.goalRank[i] = -1
@@ -307,10 +310,14 @@ func (s *search) pop(c *cell) int32 {
 // more but held back (phaseDeferred) until the second pick queues them,
 // which needs no generation and no deadlock test. Generating the moves
 // again at the second pick was a third of the work. A held-back position
-// counts as known: another position's advisors do not propose it.
+// counts as known: another position's advisors do not propose it. Held-back
+// children fill the store several times faster than picks need, so once
+// it is half full first picks hold nothing back and second picks generate
+// the moves again, trading time for the memory that lets the search go on.
 func (s *search) expand(run *macro.Run, id int32) (int32, string) {
 	b := s.b
-	if s.phase[id] == phaseRest {
+	regen := s.phase[id] == phaseRest && s.kidsEnd[id] < 0
+	if s.phase[id] == phaseRest && !regen {
 		for k := s.kids[id]; k < s.kidsEnd[id]; k++ {
 			if s.phase[k] == phaseDeferred {
 				s.phase[k] = phaseAdvised
@@ -321,7 +328,7 @@ func (s *search) expand(run *macro.Run, id int32) (int32, string) {
 		return -1, ""
 	}
 	s.store.Load(id, s.pos)
-	if !s.alive[id] && (!s.gen.Matchable(s.pos) || s.gen.CorralDeadlock(s.pos)) {
+	if !regen && !s.alive[id] && (!s.gen.Matchable(s.pos) || s.gen.CorralDeadlock(s.pos)) {
 		s.phase[id] = phaseDone
 		return -1, ""
 	}
@@ -350,11 +357,15 @@ func (s *search) expand(run *macro.Run, id int32) (int32, string) {
 		s.childFeat = append(s.childFeat, f)
 	}
 	first := int32(s.store.Len())
-	advised, stop := s.adviseAlive(moves, parent, player, id)
-	if stop != "" {
-		return -1, stop
+	advised := [4]int{-1, -1, -1, -1}
+	if !regen {
+		var stop string
+		if advised, stop = s.adviseAlive(moves, parent, player, id); stop != "" {
+			return -1, stop
+		}
 	}
-	held := false
+	hold := !regen && s.store.Len() < s.holdLimit
+	held, rest := false, false
 	for i := range moves {
 		m := &moves[i]
 		if s.known[i] {
@@ -367,9 +378,15 @@ func (s *search) expand(run *macro.Run, id int32) (int32, string) {
 			if child >= 0 {
 				s.alive[child] = true
 			}
-		} else {
+		} else if regen {
+			child = s.add(id, m, s.childFeat[i], w+1, phaseAdvised)
+		} else if hold {
 			child = s.add(id, m, s.childFeat[i], w+1, phaseDeferred)
 			held = held || child >= 0
+		} else {
+			rest = true
+			s.pos.Undo(m, player)
+			continue
 		}
 		cg := ong
 		if b.GoalIndex[m.From] >= 0 {
@@ -394,7 +411,12 @@ func (s *search) expand(run *macro.Run, id int32) (int32, string) {
 	// The children a first pick stores get consecutive nodes.
 	s.kids[id], s.kidsEnd[id] = first, int32(s.store.Len())
 	// A position with no child held back needs no second pick.
-	if held {
+	if rest && !regen {
+		// Past holdLimit: the second pick generates the moves again.
+		s.kidsEnd[id] = -1
+		s.phase[id] = phaseRest
+		s.push(id, w+1)
+	} else if held {
 		s.phase[id] = phaseRest
 		s.push(id, w+1)
 	} else {

@@ -2,6 +2,7 @@ package fess
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -46,10 +47,18 @@ func (s *search) census() picks {
 // TestPicks checks the two picks of a position: the first stores every
 // child, queuing the advised ones (those found dead as done) and holding
 // the others back; the second generates nothing and queues the held-back
-// children at weight 1.
+// children at weight 1. Past the store's hold limit, the first pick holds
+// nothing back and the second generates the others again.
 func TestPicks(t *testing.T) {
-	for _, name := range []string{"corridor.xsb", "goalroom.xsb", "rooms.xsb", "wide.xsb"} {
-		t.Run(name, func(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		hold bool
+	}{
+		{"corridor.xsb", true}, {"goalroom.xsb", true}, {"rooms.xsb", true}, {"wide.xsb", true},
+		{"rooms.xsb", false}, {"wide.xsb", false},
+	} {
+		name := tc.name
+		t.Run(fmt.Sprintf("%s/hold=%v", name, tc.hold), func(t *testing.T) {
 			// The planners' shared fixtures (plannertest imports this
 			// package, so its Fixture cannot be used here).
 			src, err := os.ReadFile(filepath.Join("..", "plannertest", "testdata", name))
@@ -65,24 +74,38 @@ func TestPicks(t *testing.T) {
 				t.Fatal(err)
 			}
 			s := newSearch(b, packing.Order(context.Background(), b), 1<<16)
+			if !tc.hold {
+				s.holdLimit = 0
+			}
 			run := macro.NewRun(context.Background(), &sdk.PlanRequest{}, nil)
 			root := s.start()
 			if sol, stop := s.expand(run, root); sol >= 0 || stop != "" {
 				t.Fatalf("first pick: solved %d, stop %q", sol, stop)
 			}
 			first := s.census()
-			if first.Advised == 0 || first.Advised > 5 || first.Held == 0 {
-				t.Fatalf("first pick: %+v, want 1 to 5 advised children and some held back", first)
+			if first.Advised == 0 || first.Advised > 5 || tc.hold && first.Held == 0 {
+				t.Fatalf("first pick: %+v, want 1 to 5 advised children and, holding, some held back", first)
 			}
 			want := picks{RootPhase: phaseRest, Stored: 1 + first.Advised + first.Held + first.Dead, Advised: first.Advised, Held: first.Held, Dead: first.Dead}
+			if !tc.hold {
+				want.Held, want.Stored = 0, 1+first.Advised+first.Dead
+			}
 			if diff := cmp.Diff(want, first); diff != "" {
 				t.Errorf("after the first pick (-want +got):\n%s", diff)
 			}
 			if sol, stop := s.expand(run, root); sol >= 0 || stop != "" {
 				t.Fatalf("second pick: solved %d, stop %q", sol, stop)
 			}
+			second := s.census()
 			want = picks{RootPhase: phaseDone, Stored: first.Stored, Advised: first.Advised, Queued1: first.Held, Dead: first.Dead}
-			if diff := cmp.Diff(want, s.census()); diff != "" {
+			if !tc.hold {
+				// The second pick generated the others: some are new.
+				if second.Queued1 == 0 {
+					t.Fatalf("second pick without holding queued nothing: %+v", second)
+				}
+				want.Queued1, want.Stored = second.Queued1, first.Stored+second.Queued1
+			}
+			if diff := cmp.Diff(want, second); diff != "" {
 				t.Errorf("after the second pick (-want +got):\n%s", diff)
 			}
 		})

@@ -226,7 +226,7 @@ const bigLevel = `
 `
 
 func TestSearchShare(t *testing.T) {
-	for _, share := range []int{20, 50, 90} {
+	for _, share := range []int{0, 20, 50, 90} { // 0: DefaultSearchShare
 		clock := &stepClock{now: time.Unix(0, 0), step: time.Second}
 		var calls []string
 		var budget time.Duration
@@ -247,6 +247,9 @@ func TestSearchShare(t *testing.T) {
 		const slack = 3 * time.Second
 		searched := res.Search.Elapsed
 		wantSearch := time.Duration(share) * time.Second
+		if share == 0 {
+			wantSearch = DefaultSearchShare * time.Second
+		}
 		if searched < wantSearch || searched > wantSearch+slack {
 			t.Errorf("share %d%%: search ran %v, want about %v", share, searched, wantSearch)
 		}

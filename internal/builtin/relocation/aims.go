@@ -249,6 +249,12 @@ func (s *static) distFrom(from int32) []uint16 {
 			}
 		}
 	}
+	return s.perSquare(sd)
+}
+
+// perSquare folds distances per (square, player label) state into one
+// per square, the least over its labels, with Inf for the wall square.
+func (s *static) perSquare(sd []uint16) []uint16 {
 	out := make([]uint16, s.n+1)
 	for q := range s.n {
 		m := uint16(engine.Inf)

@@ -429,15 +429,7 @@ func (s *static) distTo(t uint16) []uint16 {
 			}
 		}
 	}
-	out := make([]uint16, s.n+1)
-	for q := range s.n {
-		m := uint16(engine.Inf)
-		for l := range labels {
-			m = min(m, sd[q*labels+l])
-		}
-		out[q] = m
-	}
-	out[s.n] = engine.Inf
+	out := s.perSquare(sd)
 	s.toTarget[t] = out
 	return out
 }

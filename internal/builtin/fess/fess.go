@@ -227,6 +227,13 @@ func (s *search) add(parent int32, m *macro.Move, f features, w uint32, phase ui
 		}
 		return -1
 	}
+	s.node(id, f, w, phase)
+	return id
+}
+
+// node gives the stored position id its per-node entries, and queues it
+// unless phase holds it back or marks it done.
+func (s *search) node(id int32, f features, w uint32, phase uint8) {
 	s.weight = append(s.weight, w)
 	s.phase = append(s.phase, phase)
 	s.feat = append(s.feat, f)
@@ -236,7 +243,6 @@ func (s *search) add(parent int32, m *macro.Move, f features, w uint32, phase ui
 	if phase == phaseAdvised {
 		s.push(id, w)
 	}
-	return id
 }
 
 // start stores the level's start position and queues it.
@@ -246,13 +252,7 @@ func (s *search) start() int32 {
 	norm := s.gen.Flood(s.pos, b.StartPlayer)
 	s.pos.Player = norm
 	root := s.store.Add(-1, nil, macro.Hash(b, s.pos.Boxes, norm), s.pos.Boxes, norm)
-	s.weight = append(s.weight, 0)
-	s.phase = append(s.phase, phaseAdvised)
-	s.kids = append(s.kids, 0)
-	s.kidsEnd = append(s.kidsEnd, 0)
-	s.alive = append(s.alive, false)
-	s.feat = append(s.feat, s.measure(s.gen.Regions(s.pos)))
-	s.push(root, 0)
+	s.node(root, s.measure(s.gen.Regions(s.pos)), 0, phaseAdvised)
 	return root
 }
 
@@ -410,16 +410,17 @@ func (s *search) expand(run *macro.Run, id int32) (int32, string) {
 	}
 	// The children a first pick stores get consecutive nodes.
 	s.kids[id], s.kidsEnd[id] = first, int32(s.store.Len())
-	// A position with no child held back needs no second pick.
-	if rest && !regen {
+	switch {
+	case rest && !regen:
 		// Past holdLimit: the second pick generates the moves again.
 		s.kidsEnd[id] = -1
 		s.phase[id] = phaseRest
 		s.push(id, w+1)
-	} else if held {
+	case held:
 		s.phase[id] = phaseRest
 		s.push(id, w+1)
-	} else {
+	default:
+		// No child held back: no second pick.
 		s.phase[id] = phaseDone
 	}
 	return -1, ""

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sokod/sokod/config"
 	"github.com/sokod/sokod/internal/builtin"
 	"github.com/sokod/sokod/internal/builtin/plannertest"
 	"github.com/sokod/sokod/sdk"
@@ -23,7 +24,7 @@ import (
 //	SOKOD_PLANNER_BENCH=1 SOKOD_LEVELS=../shared/levels \
 //	SOKOD_BENCH_PLANNER=packing SOKOD_BENCH_FILE=xsokoban90.xsb SOKOD_BENCH_TIME=30s \
 //	[SOKOD_BENCH_ONLY=1,5,7-9] [SOKOD_BENCH_OUT=results.jsonl] [SOKOD_BENCH_NODES=20000] \
-//	go test -run TestPlannerBench -v -timeout 0 ./internal/builtin/plannertest
+//	[SOKOD_BENCH_MEMORY=1GiB] go test -run TestPlannerBench -v -timeout 0 ./internal/builtin/plannertest
 //
 // SOKOD_BENCH_NODES adds a budget of expansions: unlike time, it gives
 // the same result on a busy machine, for comparing two versions of a
@@ -62,6 +63,14 @@ func TestPlannerBench(t *testing.T) {
 			t.Fatalf("SOKOD_BENCH_NODES: %v", err)
 		}
 	}
+	// Without SOKOD_BENCH_MEMORY each planner takes its own default, which
+	// is smaller than the 1GiB the fall-back gives it.
+	var memory config.ByteSize
+	if v := os.Getenv("SOKOD_BENCH_MEMORY"); v != "" {
+		if memory, err = config.ParseByteSize(v); err != nil {
+			t.Fatalf("SOKOD_BENCH_MEMORY: %v", err)
+		}
+	}
 	only, err := parseOnly(os.Getenv("SOKOD_BENCH_ONLY"), len(c.Levels))
 	if err != nil {
 		t.Fatal(err)
@@ -82,7 +91,7 @@ func TestPlannerBench(t *testing.T) {
 			continue
 		}
 		tried++
-		o, err := plannertest.Plan(context.Background(), spec.New(), l, sdk.Budget{Time: budget, Nodes: nodes})
+		o, err := plannertest.Plan(context.Background(), spec.New(), l, sdk.Budget{Time: budget, Nodes: nodes, MemoryBytes: uint64(memory)})
 		if err != nil {
 			t.Errorf("level %d: %v", i+1, err)
 			continue

@@ -389,4 +389,4 @@ func (g *Gen) blocked(pos *Pos, a, c uint16) bool {
 
 // Matchable reports whether every box of pos can be given its own goal it
 // can reach by pushes on an otherwise empty board; false is a deadlock.
-func (g *Gen) Matchable(pos *Pos) bool { return g.match.Perfect(pos.Boxes) }
+func (g *Gen) Matchable(pos *Pos) bool { return g.match.Perfect(pos.Boxes, pos.Player) }

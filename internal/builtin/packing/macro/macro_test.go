@@ -149,3 +149,28 @@ func TestCorralDeadlock(t *testing.T) {
 		})
 	}
 }
+
+// TestMatchable checks that the bipartite test sees which side of a box
+// the player is on.
+func TestMatchable(t *testing.T) {
+	tests := []struct {
+		name, level string
+		want        bool
+	}{
+		// The player is right of the box under the tunnel: it can push the
+		// box left, never down, and never get round to the room above.
+		{"wrong side", "########\n###  ###\n#### ###\n#   $ @#\n#### ###\n####.###\n########\n", false},
+		// The same box with the player in the room above.
+		{"above", "########\n### @###\n#### ###\n#   $  #\n#### ###\n####.###\n########\n", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b := boardOf(t, tt.level)
+			pos := NewPos(b)
+			pos.Set(b.StartBoxes, b.StartPlayer)
+			if got := NewGen(b).Matchable(pos); got != tt.want {
+				t.Errorf("Matchable = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}

@@ -5,13 +5,21 @@ import (
 )
 
 // Matcher finds whether boxes can each be given a distinct goal they can
-// reach by pushes on an otherwise empty board (Board.Dist), by Kuhn's
-// augmenting paths. A box with no such matching is a bipartite deadlock.
+// reach by pushes on an otherwise empty board, by Kuhn's augmenting paths.
+// A box with no such matching is a bipartite deadlock.
+//
+// Reach is judged from the side of the box the player is on
+// (Board.RegionDist) where the board has that table: a box the player can
+// only ever push from the wrong side cannot reach a goal that Board.Dist,
+// the minimum over all sides, says it can. Other boxes only take squares
+// away from the player, so the lone box's view stays an over-estimate of
+// what it can reach, and the test stays sound.
 type Matcher struct {
 	b       *engine.Board
 	boxOf   []int16 // box matched to goal j, -1
 	visited []uint32
 	vgen    uint32
+	player  uint16 // the player's square in the position being matched
 }
 
 // NewMatcher returns a matcher for board b.
@@ -19,8 +27,10 @@ func NewMatcher(b *engine.Board) *Matcher {
 	return &Matcher{b: b, boxOf: make([]int16, len(b.Goals)), visited: make([]uint32, len(b.Goals))}
 }
 
-// Perfect reports whether every box gets its own reachable goal.
-func (m *Matcher) Perfect(boxes []uint16) bool {
+// Perfect reports whether every box gets its own reachable goal when the
+// player stands on square player (any square of its region).
+func (m *Matcher) Perfect(boxes []uint16, player uint16) bool {
+	m.player = player
 	for j := range m.boxOf {
 		m.boxOf[j] = -1
 	}
@@ -39,7 +49,12 @@ func (m *Matcher) Perfect(boxes []uint16) bool {
 
 func (m *Matcher) augment(boxes []uint16, i int) bool {
 	g := len(m.b.Goals)
-	row := m.b.Dist[int(boxes[i])*g : int(boxes[i])*g+g]
+	q := int(boxes[i])
+	row := m.b.Dist[q*g : q*g+g]
+	if m.b.RegionDist != nil {
+		r := q*engine.Regions + int(m.b.Region(boxes[i], m.player))
+		row = m.b.RegionDist[r*g : r*g+g]
+	}
 	// A box on a goal tries its own goal first: most positions match
 	// without any augmenting path.
 	if j := m.b.GoalIndex[boxes[i]]; j >= 0 && m.boxOf[j] < 0 {

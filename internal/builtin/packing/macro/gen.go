@@ -37,6 +37,7 @@ type Gen struct {
 	match   *Matcher
 	corral  *corral        // allocated on first use
 	regions *regionScratch // allocated on first use
+	walled  *walled        // allocated on first use
 }
 
 // NewGen returns a generator for board b.
@@ -388,5 +389,11 @@ func (g *Gen) blocked(pos *Pos, a, c uint16) bool {
 }
 
 // Matchable reports whether every box of pos can be given its own goal it
-// can reach by pushes on an otherwise empty board; false is a deadlock.
-func (g *Gen) Matchable(pos *Pos) bool { return g.match.Perfect(pos.Boxes, pos.Player) }
+// can reach by pushes on a board with no other boxes, where the boxes
+// frozen on goals count as walls (see walled.go); false is a deadlock.
+func (g *Gen) Matchable(pos *Pos) bool {
+	if ok, decided := g.frozenGoalsMatch(pos); decided {
+		return ok
+	}
+	return g.match.Perfect(pos.Boxes, pos.Player)
+}

@@ -150,8 +150,9 @@ func TestCorralDeadlock(t *testing.T) {
 	}
 }
 
-// TestMatchable checks that the bipartite test sees which side of a box
-// the player is on.
+// TestMatchable checks the bipartite test's two refinements: it sees which
+// side of a box the player is on, and it treats boxes frozen on goals as
+// walls.
 func TestMatchable(t *testing.T) {
 	tests := []struct {
 		name, level string
@@ -162,6 +163,11 @@ func TestMatchable(t *testing.T) {
 		{"wrong side", "########\n###  ###\n#### ###\n#   $ @#\n#### ###\n####.###\n########\n", false},
 		// The same box with the player in the room above.
 		{"above", "########\n### @###\n#### ###\n#   $  #\n#### ###\n####.###\n########\n", true},
+		// The two boxes on goals along the top wall hold each other: they
+		// never move, and the goal left of them is walled in.
+		{"frozen goals wall a goal in", "########\n#.**  @#\n##  #$ #\n#      #\n########\n", false},
+		// The same frozen pair with the empty goal in the open.
+		{"frozen goals aside", "########\n# **  @#\n##  #$ #\n#.     #\n########\n", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

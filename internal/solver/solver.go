@@ -24,11 +24,12 @@ import (
 
 // DefaultSearchShare is the percentage of the time budget the exhaustive
 // search gets when planners follow it. The search's solutions mostly come
-// in its first seconds (Microban I: all within 2.4 s of 10 s; XSokoban and
-// Sasquatch I at 60 s: none after 18 s that a planner does not also find),
-// while the planners keep gaining with time, so the search gets less than
-// a third.
-const DefaultSearchShare = 30
+// in its first seconds (XSokoban and Sasquatch I at 60 s: none after
+// 17 s, and those a planner finds too), while the planners keep gaining
+// with time: fess solves levels 20 to 30 s into its share. At 10 s per
+// level the planners pick up the few levels the search would have solved
+// in its third second (Microban I 93, SokEvo 58, 89, 96).
+const DefaultSearchShare = 20
 
 // DefaultPlannerShare is the percentage of the time left that a planner
 // gets when more planners follow it. Planners that solve a level mostly

@@ -190,4 +190,3 @@ func (w *walled) level(g *Gen, pos *Pos) *sokoban.Level {
 	}
 	return l
 }
-

@@ -19,7 +19,6 @@ type Matcher struct {
 	boxOf   []int16 // box matched to goal j, -1
 	visited []uint32
 	vgen    uint32
-	player  uint16 // the player's square in the position being matched
 }
 
 // NewMatcher returns a matcher for board b.
@@ -30,7 +29,6 @@ func NewMatcher(b *engine.Board) *Matcher {
 // Perfect reports whether every box gets its own reachable goal when the
 // player stands on square player (any square of its region).
 func (m *Matcher) Perfect(boxes []uint16, player uint16) bool {
-	m.player = player
 	for j := range m.boxOf {
 		m.boxOf[j] = -1
 	}
@@ -40,19 +38,19 @@ func (m *Matcher) Perfect(boxes []uint16, player uint16) bool {
 			clear(m.visited)
 			m.vgen = 1
 		}
-		if !m.augment(boxes, i) {
+		if !m.augment(boxes, i, player) {
 			return false
 		}
 	}
 	return true
 }
 
-func (m *Matcher) augment(boxes []uint16, i int) bool {
+func (m *Matcher) augment(boxes []uint16, i int, player uint16) bool {
 	g := len(m.b.Goals)
 	q := int(boxes[i])
 	row := m.b.Dist[q*g : q*g+g]
 	if m.b.RegionDist != nil {
-		r := q*engine.Regions + int(m.b.Region(boxes[i], m.player))
+		r := q*engine.Regions + int(m.b.Region(boxes[i], player))
 		row = m.b.RegionDist[r*g : r*g+g]
 	}
 	// A box on a goal tries its own goal first: most positions match
@@ -67,7 +65,7 @@ func (m *Matcher) augment(boxes []uint16, i int) bool {
 			continue
 		}
 		m.visited[j] = m.vgen
-		if m.boxOf[j] < 0 || m.augment(boxes, int(m.boxOf[j])) {
+		if m.boxOf[j] < 0 || m.augment(boxes, int(m.boxOf[j]), player) {
 			m.boxOf[j] = int16(i)
 			return true
 		}

@@ -88,7 +88,7 @@ func (g *Gen) frozenGoalsMatch(pos *Pos) (ok, decided bool) {
 		switch {
 		case rq >= 0:
 			w.boxes = append(w.boxes, uint16(rq))
-		case b.GoalIndex[sq] < 0 && !isFrozen(w.frozen, sq):
+		case b.GoalIndex[sq] < 0: // frozen boxes are all on goals
 			return false, true // walled in off a goal
 		}
 	}

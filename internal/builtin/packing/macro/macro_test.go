@@ -136,6 +136,17 @@ func TestCorralDeadlock(t *testing.T) {
 		// it: pushing the box in settles the corral though the player
 		// never gets in.
 		{"filled pocket", "######\n#.$ @#\n######\n", false},
+		// The box over the pocket could go right if the player stood on
+		// its left, where the box on its goal will stay: the test has to
+		// keep that box, though it is not next to the pocket.
+		{"fence held by its neighbour", "########\n#.     #\n#  @   #\n#*$    #\n## #  ##\n## #####\n########\n", true},
+		// Without the neighbour the player pushes the box right and gets in.
+		{"fence free", "########\n#.     #\n#  @   #\n# $    #\n## #  ##\n## #####\n########\n", false},
+		// The player steps into the corral behind the left box, but that
+		// box, pushed in, keeps it from the pocket above the other two.
+		{"pushed in, still shut", "#########\n#####   #\n#@ $ .$$#\n######..#\n#########\n", true},
+		// The same with a way up to the pocket from the square behind.
+		{"pushed in, open", "#########\n####    #\n#@ $ .$$#\n######..#\n#########\n", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

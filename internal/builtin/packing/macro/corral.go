@@ -38,8 +38,11 @@ const (
 	sharpLimit  = 100
 	corralBoxes = 10
 	corralSlots = 4096 // power of two, well above twice corralLimit
-	// corralCacheBits sizes the table of fence searches already run.
-	corralCacheBits = 14
+	// corralCacheBits sizes the table of fence searches already run: at
+	// 2^18 entries (2 MiB) it runs 35 % fewer searches than at 2^14, with
+	// the sharp and quick verdicts both in it (fess on XSokoban 28, 50,000
+	// expansions: 10,959 searches against 16,895, for 333,334 lookups).
+	corralCacheBits = 18
 )
 
 // corral is the scratch space of the corral test.

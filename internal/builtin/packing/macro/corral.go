@@ -194,11 +194,11 @@ func (g *Gen) extendFence(pos *Pos) {
 // among those boxes alone and the strength, nothing else: the corral is
 // the part of the board the boxes cut off around least (every box next to
 // it is kept). So it is cached under the Zobrist hash of the boxes, mixed
-// with keys for least, the player's square and the strength: the square names that region
-// as well as its smallest square would, and costs no flood of the board,
-// which was most of the test's time; the player's square is the smallest
-// of its region among all the boxes, which most positions with the same
-// fence share.
+// with keys for least, the player's square and the strength: the square
+// names that region as well as its smallest square would, and costs no
+// flood of the board, which was most of the test's time; the player's
+// square is the smallest of its region among all the boxes, which most
+// positions with the same fence share.
 func (g *Gen) fenceDead(player, least uint16, gen uint32, goalInside, sharp bool) fenceVerdict {
 	b := g.b
 	c := g.corral
@@ -251,8 +251,8 @@ func (g *Gen) searchFence(player uint16, gen uint32, goalInside, sharp bool) fen
 		for _, x := range mini.Boxes {
 			onGoals = onGoals && b.GoalIndex[x] >= 0
 		}
-		// Settled: every fence box on a goal. An empty goal inside still
-		// needs a box, but once a fence box has left its square (any
+		// Settled: every kept box on a goal. An empty goal inside still
+		// needs a box, but once a kept box has left its square (any
 		// state but the first) a box this test removed may come in
 		// through the gap, so only the first state must open.
 		if onGoals && (!goalInside || head > 0) {
@@ -273,7 +273,7 @@ func (g *Gen) searchFence(player uint16, gen uint32, goalInside, sharp bool) fen
 		}
 		if reached > 0 {
 			// The player is in when it reaches every square of the corral
-			// no fence box stands on. A box pushed into the corral may
+			// no kept box stands on. A box pushed into the corral may
 			// still shut it off from the rest.
 			for _, x := range mini.Boxes {
 				if c.region[x] == gen {

@@ -140,11 +140,7 @@ func (g *Gen) corralAt(pos *Pos, s uint16, gen uint32) (goalInside, fenceOK, nee
 			switch {
 			case n == g.wall || c.region[n] == gen:
 			case pos.BoxAt[n] >= 0:
-				known := false
-				for _, f := range c.fence {
-					known = known || f == n
-				}
-				if !known {
+				if !slices.Contains(c.fence, n) {
 					if len(c.fence) == corralBoxes {
 						fenceOK = false
 					} else {
@@ -268,13 +264,13 @@ func (g *Gen) searchFence(player uint16, gen uint32, goalInside, sharp bool) fen
 				c.prev[s] = pg
 			}
 		}
-		if reached > 0 && !sharp {
-			return fenceOpens // the player is in
-		}
 		if reached > 0 {
-			// The player is in when it reaches every square of the corral
-			// no kept box stands on. A box pushed into the corral may
-			// still shut it off from the rest.
+			if !sharp {
+				return fenceOpens // the player is in
+			}
+			// The sharp test has the player in when it reaches every
+			// square of the corral no kept box stands on. A box pushed
+			// into the corral may still shut it off from the rest.
 			for _, x := range mini.Boxes {
 				if c.region[x] == gen {
 					reached++

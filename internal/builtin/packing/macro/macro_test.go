@@ -147,6 +147,12 @@ func TestCorralDeadlock(t *testing.T) {
 		{"pushed in, still shut", "#########\n#####   #\n#@ $ .$$#\n######..#\n#########\n", true},
 		// The same with a way up to the pocket from the square behind.
 		{"pushed in, open", "#########\n####    #\n#@ $ .$$#\n######..#\n#########\n", false},
+		// The goal on the left gets a box only from the player on the
+		// square right of the box beside it. The box right of that square
+		// moves only into it, and no box is frozen: the goal is shut.
+		{"goal shut", "#########\n####    #\n#.*.$ $@#\n#########\n", true},
+		// The same with a way down to that square.
+		{"goal open", "#########\n###     #\n#.*.$ $@#\n#########\n", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -14,6 +14,7 @@ func TestDeadlockTestsSound(t *testing.T) {
 	levels := append([]struct{ name, text string }{
 		{"pushed in, open", "#########\n####    #\n#@ $ .$$#\n######..#\n#########\n"},
 		{"fence free", "########\n#.     #\n#  @   #\n# $    #\n## #  ##\n## #####\n########\n"},
+		{"goal open", "#########\n###     #\n#.*.$ $@#\n#########\n"},
 	}, testLevels...)
 	for _, lv := range levels {
 		t.Run(lv.name, func(t *testing.T) {

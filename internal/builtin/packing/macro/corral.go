@@ -28,6 +28,9 @@ import (
 // At macro level this matters more than in a push-level search: one macro
 // move can seal a corral, and every position below it is dead, so a
 // planner that does not see it spends its budget there.
+//
+// The goal test (goalShut) runs the same search for an empty goal whose
+// push squares the player cannot reach, with a different way out.
 
 // corralLimit bounds the positions of one quick corral search, sharpLimit
 // those of a sharp one, corralBoxes the boxes either keeps. Sharp searches
@@ -132,9 +135,10 @@ func (g *Gen) CorralDeadlock(pos *Pos) bool {
 // push squares first, and the kept boxes' pushes up to then are a path of
 // the search. It sees goal rooms packed in the wrong order when the boxes
 // that shut the last goals off are not frozen (XSokoban 31: an empty goal
-// whose only push square lies behind three boxes on goals, none of them
-// frozen, each of which can move only into a square that keeps the
-// player out). It uses the region labels CorralDeadlock made.
+// with one push square under a packed box and the other behind three
+// boxes on goals, none of them frozen, each of which can move only into a
+// square that keeps the player out). It uses the region labels
+// CorralDeadlock made.
 func (g *Gen) goalShut(pos *Pos) bool {
 	b := g.b
 	c := g.corral

@@ -126,7 +126,10 @@ func Order(ctx context.Context, b *engine.Board) *Plan {
 					parkings++
 					break
 				}
+				// Undo the try in full: the next one, and the next
+				// box's parking squares, start from the player's region.
 				occ[q], occ[p] = true, false
+				r.playerRegion()
 			}
 		}
 		if !parked {

@@ -3,8 +3,6 @@ package packing_test
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -12,7 +10,6 @@ import (
 	"github.com/sokod/sokod/internal/builtin/packing"
 	"github.com/sokod/sokod/internal/builtin/plannertest"
 	"github.com/sokod/sokod/internal/engine"
-	"github.com/sokod/sokod/sokoban"
 )
 
 // xy names a square by column and row for readable expectations.
@@ -60,18 +57,7 @@ func TestOrder(t *testing.T) {
 // exists (on Sasquatch I 38 and 46 that left 14 and 4 goals unordered).
 // Needs SOKOD_LEVELS.
 func TestOrderCorpus(t *testing.T) {
-	dir := os.Getenv("SOKOD_LEVELS")
-	if dir == "" {
-		t.Skip("SOKOD_LEVELS is not set; skipping the corpus test (point it at the benchmark level collections)")
-	}
-	src, err := os.ReadFile(filepath.Join(dir, "sasquatch1.xsb"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := sokoban.ParseCollection(string(src))
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := plannertest.Corpus(t, "sasquatch1.xsb")
 	for _, n := range []int{38, 46} {
 		t.Run(fmt.Sprint(n), func(t *testing.T) {
 			b, err := engine.Analyze(c.Levels[n-1])

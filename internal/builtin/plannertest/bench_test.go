@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -15,7 +14,6 @@ import (
 	"github.com/sokod/sokod/internal/builtin"
 	"github.com/sokod/sokod/internal/builtin/plannertest"
 	"github.com/sokod/sokod/sdk"
-	"github.com/sokod/sokod/sokoban"
 )
 
 // TestPlannerBench is the corpus benchmark of the built-in planners, run
@@ -35,10 +33,6 @@ func TestPlannerBench(t *testing.T) {
 	if os.Getenv("SOKOD_PLANNER_BENCH") == "" {
 		t.Skip("set SOKOD_PLANNER_BENCH=1 (and SOKOD_LEVELS) to run the planner benchmark")
 	}
-	levels := os.Getenv("SOKOD_LEVELS")
-	if levels == "" {
-		t.Skip("SOKOD_LEVELS is not set")
-	}
 	name := envOr("SOKOD_BENCH_PLANNER", "packing")
 	file := envOr("SOKOD_BENCH_FILE", "xsokoban90.xsb")
 	budget, err := time.ParseDuration(envOr("SOKOD_BENCH_TIME", "30s"))
@@ -49,14 +43,7 @@ func TestPlannerBench(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	src, err := os.ReadFile(filepath.Join(levels, file))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := sokoban.ParseCollection(string(src))
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := plannertest.Corpus(t, file)
 	var nodes uint64
 	if v := os.Getenv("SOKOD_BENCH_NODES"); v != "" {
 		if nodes, err = strconv.ParseUint(v, 10, 64); err != nil {

@@ -75,6 +75,25 @@ func Fixture(t testing.TB, name string) *sokoban.Level {
 	return l
 }
 
+// Corpus reads and parses the collection file of the benchmark corpus in
+// $SOKOD_LEVELS, and skips the test when SOKOD_LEVELS is not set.
+func Corpus(t testing.TB, file string) *sokoban.Collection {
+	t.Helper()
+	dir := os.Getenv("SOKOD_LEVELS")
+	if dir == "" {
+		t.Skip("SOKOD_LEVELS is not set; skipping the corpus test (point it at the benchmark level collections)")
+	}
+	src, err := os.ReadFile(filepath.Join(dir, file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := sokoban.ParseCollection(string(src))
+	if err != nil {
+		t.Fatalf("%s: %v", file, err)
+	}
+	return c
+}
+
 // Fixtures lists the fixture files.
 func Fixtures(t testing.TB) []string {
 	t.Helper()

@@ -129,18 +129,11 @@ func TestSolvesHandMade(t *testing.T) {
 // on request: RELOCATION_LOG_FILE=xsokoban90.xsb RELOCATION_LOG_LEVEL=4
 // [RELOCATION_LOG_TIME=10s] with SOKOD_LEVELS set.
 func TestPlanLog(t *testing.T) {
-	file, dir := os.Getenv("RELOCATION_LOG_FILE"), os.Getenv("SOKOD_LEVELS")
-	if file == "" || dir == "" {
+	file := os.Getenv("RELOCATION_LOG_FILE")
+	if file == "" {
 		t.Skip("set RELOCATION_LOG_FILE, RELOCATION_LOG_LEVEL and SOKOD_LEVELS to look inside a plan")
 	}
-	src, err := os.ReadFile(filepath.Join(dir, file))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := sokoban.ParseCollection(string(src))
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := plannertest.Corpus(t, file)
 	n, err := strconv.Atoi(os.Getenv("RELOCATION_LOG_LEVEL"))
 	if err != nil || n < 1 || n > len(c.Levels) {
 		t.Fatalf("RELOCATION_LOG_LEVEL: %v", err)

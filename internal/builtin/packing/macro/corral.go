@@ -195,46 +195,31 @@ func (g *Gen) goalShut(pos *Pos) bool {
 func (g *Gen) shutFence(pos *Pos, gen uint32) bool {
 	c := g.corral
 	c.fence = c.fence[:0]
-	keep := func(x uint16) bool {
-		if slices.Contains(c.fence, x) {
-			return true
-		}
-		if len(c.fence) == corralBoxes {
-			return false
-		}
-		c.fence = append(c.fence, x)
-		return true
-	}
 	for _, p := range c.targets {
-		if pos.BoxAt[p] >= 0 {
-			if !keep(p) {
+		switch {
+		case pos.BoxAt[p] >= 0:
+			if !c.keep(p) {
 				return false
 			}
-			continue
-		}
-		if c.region[p] == gen {
-			continue
-		}
-		c.region[p] = gen
-		g.stack = append(g.stack[:0], p)
-		for len(g.stack) > 0 {
-			q := g.stack[len(g.stack)-1]
-			g.stack = g.stack[:len(g.stack)-1]
-			for d := range 4 {
-				n := g.nbr[int(q)*4+d]
-				switch {
-				case n == g.wall || c.region[n] == gen:
-				case pos.BoxAt[n] >= 0:
-					if !keep(n) {
-						return false
-					}
-				default:
-					c.region[n] = gen
-					g.stack = append(g.stack, n)
-				}
+		case c.region[p] != gen:
+			if _, ok := g.fenceRegion(pos, p, gen); !ok {
+				return false
 			}
 		}
 	}
+	return true
+}
+
+// keep adds box square x to c.fence unless it is there already, and
+// reports false when the fence is full.
+func (c *corral) keep(x uint16) bool {
+	if slices.Contains(c.fence, x) {
+		return true
+	}
+	if len(c.fence) == corralBoxes {
+		return false
+	}
+	c.fence = append(c.fence, x)
 	return true
 }
 
@@ -245,9 +230,25 @@ func (g *Gen) corralAt(pos *Pos, s uint16, gen uint32) (goalInside, fenceOK, nee
 	b := g.b
 	c := g.corral
 	c.fence = c.fence[:0]
-	fenceOK = true
-	c.region[s] = gen
 	c.size = 0
+	if goalInside, fenceOK = g.fenceRegion(pos, s, gen); !fenceOK {
+		return goalInside, false, false
+	}
+	needed = goalInside
+	for _, f := range c.fence {
+		needed = needed || b.GoalIndex[f] < 0
+	}
+	return goalInside, true, needed
+}
+
+// fenceRegion stamps the region of free squares holding s with gen,
+// counting its squares in c.size, and adds the boxes next to it to
+// c.fence. It reports whether the region holds a goal, and false when the
+// fence overflows (the region is then left half stamped).
+func (g *Gen) fenceRegion(pos *Pos, s uint16, gen uint32) (goalInside, ok bool) {
+	b := g.b
+	c := g.corral
+	c.region[s] = gen
 	g.stack = append(g.stack[:0], s)
 	for len(g.stack) > 0 {
 		q := g.stack[len(g.stack)-1]
@@ -261,12 +262,8 @@ func (g *Gen) corralAt(pos *Pos, s uint16, gen uint32) (goalInside, fenceOK, nee
 			switch {
 			case n == g.wall || c.region[n] == gen:
 			case pos.BoxAt[n] >= 0:
-				if !slices.Contains(c.fence, n) {
-					if len(c.fence) == corralBoxes {
-						fenceOK = false
-					} else {
-						c.fence = append(c.fence, n)
-					}
+				if !c.keep(n) {
+					return goalInside, false
 				}
 			default:
 				c.region[n] = gen
@@ -274,11 +271,7 @@ func (g *Gen) corralAt(pos *Pos, s uint16, gen uint32) (goalInside, fenceOK, nee
 			}
 		}
 	}
-	needed = goalInside
-	for _, f := range c.fence {
-		needed = needed || b.GoalIndex[f] < 0
-	}
-	return goalInside, fenceOK, needed
+	return goalInside, true
 }
 
 // extendFence adds to the fence the boxes next to it, while there is
@@ -291,13 +284,9 @@ func (g *Gen) extendFence(pos *Pos) {
 	for i, n0 := 0, len(c.fence); i < n0; i++ {
 		for d := range 4 {
 			n := g.nbr[int(c.fence[i])*4+d]
-			if n == g.wall || pos.BoxAt[n] < 0 || slices.Contains(c.fence, n) {
-				continue
-			}
-			if len(c.fence) == corralBoxes {
+			if n != g.wall && pos.BoxAt[n] >= 0 && !c.keep(n) {
 				return
 			}
-			c.fence = append(c.fence, n)
 		}
 	}
 }

@@ -30,13 +30,13 @@ func ExampleLoad() {
 	fmt.Println(string(out))
 	// Output:
 	// {
-	//   "fallback.planner_share": 25,
+	//   "fallback.planner_share": 30,
 	//   "fallback.planners": [
 	//     "relocation",
 	//     "fess"
 	//   ],
 	//   "fallback.portfolio": false,
-	//   "fallback.search_share": 20,
+	//   "fallback.search_share": 10,
 	//   "limits.memory": "2GiB",
 	//   "limits.nodes": 0,
 	//   "limits.time": "30s",

@@ -269,7 +269,8 @@ func TestPlannerShare(t *testing.T) {
 	}{
 		{share: 20, want: []time.Duration{20 * time.Second, 16 * time.Second, 64 * time.Second}},
 		{share: 100, want: []time.Duration{100 * time.Second, 0, 0}}, // the first spends it all
-		{share: 0, want: []time.Duration{25 * time.Second, 18750 * time.Millisecond, 56250 * time.Millisecond}},
+		// 0: DefaultPlannerShare.
+		{share: 0, want: []time.Duration{30 * time.Second, 21 * time.Second, 49 * time.Second}},
 	}
 	for _, tt := range tests {
 		// The clock moves only when read, so a planner that answers at once
@@ -321,8 +322,10 @@ func TestEventsNameTheComponent(t *testing.T) {
 	clock := &stepClock{now: time.Unix(0, 0), step: time.Second}
 	_, err := Solve(context.Background(), Request{
 		Level: level(t, bigLevel), Objective: engine.ObjectivePushes, Heuristic: matching{},
-		Planners: []Planner{{Name: "fess", Planner: p}},
-		Budget:   Budget{Time: 20 * time.Second, Memory: 64 << 20}, Clock: clock.Now,
+		// 4 s of search on a clock that moves a second per reading: long
+		// enough for the search to report.
+		Planners: []Planner{{Name: "fess", Planner: p}}, SearchShare: 20,
+		Budget: Budget{Time: 20 * time.Second, Memory: 64 << 20}, Clock: clock.Now,
 		OnEvent: func(e Event) { events = append(events, e) },
 	})
 	if err != nil {

@@ -188,14 +188,7 @@ func (p *plan) solution(fwd, gap sokoban.Solution, rid int32, player uint16) (st
 // verified asks the host to check lurd. A rejected solution ends the
 // plan: it gives up, naming the rejection, as the other planners do.
 func (p *plan) verified(ctx context.Context, lurd string) (*sdk.PlanResult, error) {
-	v, err := p.host.Verify(ctx, lurd)
-	if err != nil {
-		return nil, fmt.Errorf("verifying the solution: %w", err)
-	}
-	if !v.Solved {
-		return &sdk.PlanResult{Status: sdk.PlanGaveUp, Reason: "the host rejected the solution found: " + v.Error}, nil
-	}
-	return &sdk.PlanResult{Status: sdk.PlanSolved, Solution: lurd}, nil
+	return macro.Verified(ctx, p.host, lurd)
 }
 
 // remaining is the time left before the plan's deadline, or a long time

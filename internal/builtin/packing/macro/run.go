@@ -111,7 +111,12 @@ func Finish(ctx context.Context, g *Gen, store *Store, id int32, host sdk.Host) 
 	if err != nil {
 		return nil, fmt.Errorf("rebuilding the solution: %w", err)
 	}
-	lurd := sol.String()
+	return Verified(ctx, host, sol.String())
+}
+
+// Verified has the host verify lurd and returns the plan's result: solved
+// when the host accepts it, else given up, naming the rejection.
+func Verified(ctx context.Context, host sdk.Host, lurd string) (*sdk.PlanResult, error) {
 	v, err := host.Verify(ctx, lurd)
 	if err != nil {
 		return nil, fmt.Errorf("verifying the solution: %w", err)

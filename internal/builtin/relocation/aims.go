@@ -1,6 +1,8 @@
 package relocation
 
 import (
+	"slices"
+
 	"github.com/sokod/sokod/internal/builtin/packing/macro"
 	"github.com/sokod/sokod/internal/engine"
 )
@@ -110,19 +112,21 @@ func newAimSearch(r *reverser, a *aim) *aimSearch {
 }
 
 // seed queues every reverse node stored so far, until expired says the
-// plan's time is up (each estimate is a matching from scratch).
+// plan's time is up.
 func (s *aimSearch) seed(expired func() bool) {
 	s.r.pg.mark = s.a.player
-	for id := range int32(s.r.store.Len()) {
+	for id, est := range s.a.estimates(s.r.store, s.pos, expired) {
 		if id%64 == 63 && expired() {
 			return
 		}
-		s.r.store.Load(id, s.pos)
-		est := s.a.estimate(s.pos.Boxes)
+		if est == -2 {
+			continue
+		}
+		s.r.store.Load(int32(id), s.pos)
 		if s.r.g.Flood(s.pos, s.pos.Player); est >= 0 && !s.r.g.Reached(s.a.player) {
 			est += playerMiss
 		}
-		s.queue(id, est, 0)
+		s.queue(int32(id), int(est), 0)
 	}
 }
 
@@ -265,4 +269,79 @@ func (s *static) perSquare(sd []uint16) []uint16 {
 	}
 	out[s.n] = engine.Inf
 	return out
+}
+
+// estimates returns estimate's value for every node of store, -2 for the
+// nodes not reached before expired said stop. It walks the store's trees
+// depth first, so that a node costs one row change of its parent's
+// matching, as child does, instead of a matching from scratch: seeding
+// the aims node by node took two thirds of a plan's time on XSokoban 90
+// (25 boxes, 340,000 forward positions). pos is scratch space.
+func (a *aim) estimates(store *macro.Store, pos *macro.Pos, expired func() bool) []int32 {
+	n := store.Len()
+	est := make([]int32, n)
+	for i := range est {
+		est[i] = -2
+	}
+	// The children of each node, by a counting sort on the parents:
+	// kids[first[id]:first[id+1]].
+	first := make([]int32, n+1)
+	for id := range n {
+		if p := store.Nodes[id].Parent; p >= 0 {
+			first[p+1]++
+		}
+	}
+	for id := range n {
+		first[id+1] += first[id]
+	}
+	kids := make([]int32, first[n])
+	fill := slices.Clone(first[:n])
+	for id := range n {
+		if p := store.Nodes[id].Parent; p >= 0 {
+			kids[fill[p]] = int32(id)
+			fill[p]++
+		}
+	}
+	as := a.as
+	var saved []int32 // the solutions of the nodes on the stack
+	type frame struct{ id, next int32 }
+	var stack []frame
+	visited := 0
+	for root := range n {
+		if store.Nodes[root].Parent >= 0 {
+			continue
+		}
+		store.Load(int32(root), pos)
+		est[root] = int32(a.estimate(pos.Boxes))
+		stack = append(stack[:0], frame{int32(root), first[root]})
+		saved = saved[:0]
+		for len(stack) > 0 {
+			top := &stack[len(stack)-1]
+			if top.next == first[top.id+1] {
+				// Back to the parent: its row and its solution.
+				stack = stack[:len(stack)-1]
+				if len(stack) > 0 {
+					nd := store.Nodes[top.id]
+					as.setRow(int(nd.Box), nd.From, a.from)
+					saved = as.popState(saved)
+				}
+				continue
+			}
+			c := kids[top.next]
+			top.next++
+			if visited++; visited%64 == 0 && expired() {
+				return est
+			}
+			saved = as.pushState(saved)
+			nd := store.Nodes[c]
+			as.setRow(int(nd.Box), nd.To, a.from)
+			if t := as.replaceRow(int(nd.Box)); t < unmatchable {
+				est[c] = int32(t)
+			} else {
+				est[c] = -1
+			}
+			stack = append(stack, frame{c, first[c]})
+		}
+	}
+	return est
 }

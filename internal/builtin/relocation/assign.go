@@ -68,6 +68,22 @@ func (a *assigner) restore() {
 	copy(a.p, a.sp)
 }
 
+// pushState appends the current solution to stack, popState returns to
+// the last one pushed and drops it: save and restore for a walk down a
+// tree of positions.
+func (a *assigner) pushState(stack []int32) []int32 {
+	return append(append(append(stack, a.u...), a.v...), a.p...)
+}
+
+func (a *assigner) popState(stack []int32) []int32 {
+	m := len(a.u)
+	k := len(stack) - 3*m
+	copy(a.u, stack[k:k+m])
+	copy(a.v, stack[k+m:k+2*m])
+	copy(a.p, stack[k+2*m:])
+	return stack[:k]
+}
+
 // replaceRow re-solves after row r's costs changed (0-based r): it frees
 // the row's column and adds the row back. It returns the new cost.
 func (a *assigner) replaceRow(r int) int {

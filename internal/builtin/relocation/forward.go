@@ -131,15 +131,12 @@ func newFwdAim(f *forwarder, a *aim) *fwdAim {
 }
 
 // seed queues every forward node stored so far, until expired says the
-// plan's time is up: with many boxes each estimate is a matching from
-// scratch, and the store may hold hundreds of thousands of nodes.
+// plan's time is up: the store may hold hundreds of thousands of nodes.
 func (s *fwdAim) seed(expired func() bool) {
-	for id := range int32(s.f.store.Len()) {
-		if id%64 == 63 && expired() {
-			return
+	for id, est := range s.a.estimates(s.f.store, s.pos, expired) {
+		if est != -2 {
+			s.queue(int32(id), int(est))
 		}
-		s.f.store.Load(id, s.pos)
-		s.queue(id, s.a.estimate(s.pos.Boxes))
 	}
 }
 

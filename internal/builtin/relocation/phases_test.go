@@ -475,6 +475,62 @@ func brute(cost []int32, n int) int {
 	return best
 }
 
+// TestEstimates checks that the estimates of a whole store, walked as a
+// tree, are each node's estimate from scratch: for the reverse store
+// against a forward aim and for the forward store against a reverse one.
+func TestEstimates(t *testing.T) {
+	for _, name := range []string{"stack.xsb", "hall.xsb", "goalroom.xsb", "column.xsb"} {
+		t.Run(name, func(t *testing.T) {
+			p := testPlan(t, level(t, name), sdk.Budget{})
+			never := func() bool { return false }
+			for _, r := range p.rev.roots() {
+				p.rev.rpr(r, never)
+			}
+			run := macro.NewRun(context.Background(), &sdk.PlanRequest{}, nil)
+			for range 300 {
+				if _, _, spent := p.fwd.expand(run, p.rev.store); spent {
+					break
+				}
+			}
+			pos := macro.NewPos(p.b)
+			p.fwd.store.Load(p.fwd.root, pos)
+			toFwd := newAim(p.st, p.fwd.root, pos)
+			// The reverse search towards the start grows the reverse
+			// store past RPR's few positions.
+			ra := newAimSearch(p.rev, newAim(p.st, p.fwd.root, pos))
+			ra.seed(never)
+			for range 300 {
+				if _, _, spent := ra.expand(run, p.fwd.store); spent {
+					break
+				}
+			}
+			last := int32(p.rev.store.Len() - 1)
+			p.rev.store.Load(last, pos)
+			toRev := newAimAt(p.st, last, pos)
+			for _, tc := range []struct {
+				side  string
+				a     *aim
+				store *macro.Store
+			}{{"reverse", toFwd, p.rev.store}, {"forward", toRev, p.fwd.store}} {
+				if tc.store.Len() < 20 {
+					t.Fatalf("%s store: %d nodes, too few to test", tc.side, tc.store.Len())
+				}
+				want := make([]int32, tc.store.Len())
+				for id := range want {
+					tc.store.Load(int32(id), pos)
+					want[id] = int32(tc.a.estimate(pos.Boxes))
+				}
+				if diff := cmp.Diff(want, tc.a.estimates(tc.store, pos, never)); diff != "" {
+					t.Errorf("%s store of %d nodes: estimates (-from scratch +walked):\n%s", tc.side, len(want), diff)
+				}
+				if testing.Verbose() {
+					t.Logf("%s store: %d nodes", tc.side, len(want))
+				}
+			}
+		})
+	}
+}
+
 // TestNoAllocsPerNode checks that generating a position's reverse moves
 // and estimating its children allocate nothing once warm.
 func TestNoAllocsPerNode(t *testing.T) {

@@ -32,15 +32,16 @@ type assigner struct {
 	way  []int32
 	minv []int32
 	used []bool
-	// Saved state of a solved matrix, for children.
-	su, sv, sp []int32
+	// saved is a solved matrix's state (pushState's layout), for its
+	// children.
+	saved []int32
 }
 
 func newAssigner(n int) *assigner {
 	m := n + 1
 	return &assigner{n: n, cost: make([]int32, n*n),
 		u: make([]int32, m), v: make([]int32, m), p: make([]int32, m), way: make([]int32, m), minv: make([]int32, m), used: make([]bool, m),
-		su: make([]int32, m), sv: make([]int32, m), sp: make([]int32, m)}
+		saved: make([]int32, 0, 3*m)}
 }
 
 // solve finds a minimum-cost matching of the whole matrix from scratch and
@@ -56,17 +57,9 @@ func (a *assigner) solve() int {
 }
 
 // save keeps the current solution, restore returns to it.
-func (a *assigner) save() {
-	copy(a.su, a.u)
-	copy(a.sv, a.v)
-	copy(a.sp, a.p)
-}
+func (a *assigner) save() { a.saved = a.pushState(a.saved[:0]) }
 
-func (a *assigner) restore() {
-	copy(a.u, a.su)
-	copy(a.v, a.sv)
-	copy(a.p, a.sp)
-}
+func (a *assigner) restore() { a.popState(a.saved) }
 
 // pushState appends the current solution to stack, popState returns to
 // the last one pushed and drops it: save and restore for a walk down a

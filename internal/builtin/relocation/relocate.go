@@ -185,12 +185,6 @@ func (p *plan) solution(fwd, gap sokoban.Solution, rid int32, player uint16) (st
 	return all.String(), nil
 }
 
-// verified asks the host to check lurd. A rejected solution ends the
-// plan: it gives up, naming the rejection, as the other planners do.
-func (p *plan) verified(ctx context.Context, lurd string) (*sdk.PlanResult, error) {
-	return macro.Verified(ctx, p.host, lurd)
-}
-
 // remaining is the time left before the plan's deadline, or a long time
 // without one.
 func (p *plan) remaining() time.Duration {

@@ -156,5 +156,5 @@ func (p *plan) meet(ctx context.Context, fid, rid int32) (*sdk.PlanResult, error
 	if err != nil {
 		return nil, err
 	}
-	return p.verified(ctx, lurd)
+	return macro.Verified(ctx, p.host, lurd)
 }

@@ -52,7 +52,7 @@ type pairKey struct{ f, r int32 }
 func (p *plan) solve(ctx context.Context) (*sdk.PlanResult, error) {
 	b, run := p.b, p.run
 	if macro.OnGoals(b, b.StartBoxes) == len(b.Goals) {
-		return p.verified(ctx, "")
+		return macro.Verified(ctx, p.host, "")
 	}
 	run.Best = macro.OnGoals(b, b.StartBoxes)
 
@@ -395,7 +395,7 @@ func (p *plan) tryGap(ctx context.Context, k pairKey, share time.Duration) (*sdk
 	if err != nil {
 		return nil, err
 	}
-	return p.verified(ctx, lurd)
+	return macro.Verified(ctx, p.host, lurd)
 }
 
 // The sub-search's memory: what the engine fills in a second, and a floor.

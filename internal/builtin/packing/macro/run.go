@@ -27,6 +27,10 @@ type Run struct {
 	maxNodes uint64
 	progress func(sdk.PlanProgress)
 	last     time.Time
+	// legEnd and legNodes, when set, end the current leg (see Leg) before
+	// the budget runs out.
+	legEnd   time.Time
+	legNodes uint64
 
 	// Nodes counts expansions; Best is the most boxes on goals seen.
 	Nodes uint64
@@ -44,19 +48,16 @@ func NewRun(ctx context.Context, req *sdk.PlanRequest, progress func(sdk.PlanPro
 	return r
 }
 
-// Tick counts one expansion and reports whether the plan must stop, and
-// why.
+// Tick counts one expansion and reports whether the plan, or its current
+// leg, must stop, and why.
 func (r *Run) Tick() (stop bool, reason string) {
 	r.Nodes++
-	if err := r.ctx.Err(); err != nil {
-		return true, "cancelled: " + err.Error()
-	}
-	if r.maxNodes > 0 && r.Nodes >= r.maxNodes {
-		return true, "node budget spent"
-	}
 	now := time.Now()
-	if !r.deadline.IsZero() && now.After(r.deadline) {
-		return true, "time budget spent"
+	if reason := r.over(now); reason != "" {
+		return true, reason
+	}
+	if r.legNodes > 0 && r.Nodes >= r.legNodes || !r.legEnd.IsZero() && now.After(r.legEnd) {
+		return true, legSpent
 	}
 	if r.progress != nil && now.Sub(r.last) >= progressInterval {
 		r.last = now
@@ -65,11 +66,47 @@ func (r *Run) Tick() (stop bool, reason string) {
 	return false, ""
 }
 
-// Expired reports whether the plan must stop now (cancelled or past its
-// deadline), without counting an expansion: for checks inside one
+// legSpent is Tick's reason when a leg, not the plan, is over.
+const legSpent = "its share spent"
+
+// over returns why the whole plan must stop at now, or "".
+func (r *Run) over(now time.Time) string {
+	switch {
+	case r.ctx.Err() != nil:
+		return "cancelled: " + r.ctx.Err().Error()
+	case r.maxNodes > 0 && r.Nodes >= r.maxNodes:
+		return "node budget spent"
+	case !r.deadline.IsZero() && now.After(r.deadline):
+		return "time budget spent"
+	}
+	return ""
+}
+
+// Over reports whether the whole plan must stop: cancelled, or a budget
+// spent. A planner that ends a leg asks it before it starts the next.
+func (r *Run) Over() bool { return r.over(time.Now()) != "" }
+
+// Expired reports whether the plan or its leg must stop now (cancelled or
+// past a deadline), without counting an expansion: for checks inside one
 // expansion, which on a board with hundreds of boxes takes a while.
 func (r *Run) Expired() bool {
-	return r.ctx.Err() != nil || !r.deadline.IsZero() && time.Now().After(r.deadline)
+	now := time.Now()
+	return r.ctx.Err() != nil || !r.deadline.IsZero() && now.After(r.deadline) || !r.legEnd.IsZero() && now.After(r.legEnd)
+}
+
+// Leg limits the run to share (0 to 1) of what is left of its time and
+// node budgets, for a planner that tries its searches in turn, until the
+// returned function ends the leg. Tick stops the leg with its own reason;
+// Over tells a spent leg from a spent plan.
+func (r *Run) Leg(share float64) (end func()) {
+	now := time.Now()
+	if !r.deadline.IsZero() {
+		r.legEnd = now.Add(time.Duration(float64(r.deadline.Sub(now)) * share))
+	}
+	if r.maxNodes > r.Nodes {
+		r.legNodes = r.Nodes + max(uint64(float64(r.maxNodes-r.Nodes)*share), 1)
+	}
+	return func() { r.legEnd, r.legNodes = time.Time{}, 0 }
 }
 
 // Context returns the plan's context, ended also by the plan's deadline,

@@ -73,10 +73,7 @@ func TestPicks(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			s := newSearch(b, packing.Order(context.Background(), b), 1<<16)
-			if !tc.hold {
-				s.holdLimit = 0
-			}
+			s := newSearch(b, packing.Order(context.Background(), b), 1<<16, tc.hold)
 			run := macro.NewRun(context.Background(), &sdk.PlanRequest{}, nil)
 			root := s.start()
 			if sol, stop := s.expand(run, root); sol >= 0 || stop != "" {

@@ -35,6 +35,7 @@ package fess
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
 
@@ -84,6 +85,9 @@ func (Planner) Plan(ctx context.Context, req *sdk.PlanRequest, host sdk.Host, pr
 		if reason == exhausted {
 			break // every try searches the same positions
 		}
+		// The spent try's store may be as large as the memory budget:
+		// free it before the next try fills another.
+		runtime.GC()
 	}
 	return macro.GaveUp(run, strings.Join(reasons, "; ")), nil
 }
@@ -92,12 +96,11 @@ func (Planner) Plan(ctx context.Context, req *sdk.PlanRequest, host sdk.Host, pr
 // budget the ones before left. They differ in whether first picks hold
 // children back (see expand), which changes what the advisors see: a
 // held-back child is known, so no other position's advisor proposes it.
-// Neither wins everywhere. At 38 s, fess's share of a 60 s fall-back, on
-// the 44 XSokoban levels fess does not solve at once, each solved 26:
-// holding lost 52 (solved in 14 s without), not holding lost 16 (13 s
+// Neither wins everywhere. Alone at 38 s, fess's share of a 60 s
+// fall-back, on the 44 XSokoban levels fess does not solve at once, each
+// solved 26: holding missed 52 (14 s without), not holding missed 16 (13 s
 // with), and each was more than twice as fast as the other on several
-// more. Restarting costs the first try's work; the first try's positions
-// are mostly those the second finds again early.
+// more. The two in turn solved those 26 and 52 (at 33 s).
 var tries = [...]struct {
 	hold  bool
 	share float64

@@ -66,10 +66,7 @@ func (a *aim) estimate(boxes []uint16) int {
 	}
 	t := a.as.solve()
 	a.as.save()
-	if t >= unmatchable {
-		return -1
-	}
-	return t
+	return bound(t)
 }
 
 // child returns the estimate for the position estimate last saw with box
@@ -80,6 +77,12 @@ func (a *aim) child(i int, from, to uint16) int {
 	t := a.as.replaceRow(i)
 	a.as.setRow(i, from, a.from)
 	a.as.restore()
+	return bound(t)
+}
+
+// bound turns a matching's cost into an estimate: -1 when some box has
+// no square it can reach.
+func bound(t int) int {
 	if t >= unmatchable {
 		return -1
 	}
@@ -335,11 +338,7 @@ func (a *aim) estimates(store *macro.Store, pos *macro.Pos, expired func() bool)
 			saved = as.pushState(saved)
 			nd := store.Nodes[c]
 			as.setRow(int(nd.Box), nd.To, a.from)
-			if t := as.replaceRow(int(nd.Box)); t < unmatchable {
-				est[c] = int32(t)
-			} else {
-				est[c] = -1
-			}
+			est[c] = int32(bound(as.replaceRow(int(nd.Box))))
 			stack = append(stack, frame{c, first[c]})
 		}
 	}

@@ -56,7 +56,7 @@ func (r *Run) Tick() (stop bool, reason string) {
 	if reason := r.over(now); reason != "" {
 		return true, reason
 	}
-	if r.legNodes > 0 && r.Nodes >= r.legNodes || !r.legEnd.IsZero() && now.After(r.legEnd) {
+	if r.legNodes > 0 && r.Nodes >= r.legNodes || past(r.legEnd, now) {
 		return true, legSpent
 	}
 	if r.progress != nil && now.Sub(r.last) >= progressInterval {
@@ -76,7 +76,7 @@ func (r *Run) over(now time.Time) string {
 		return "cancelled: " + r.ctx.Err().Error()
 	case r.maxNodes > 0 && r.Nodes >= r.maxNodes:
 		return "node budget spent"
-	case !r.deadline.IsZero() && now.After(r.deadline):
+	case past(r.deadline, now):
 		return "time budget spent"
 	}
 	return ""
@@ -91,8 +91,11 @@ func (r *Run) Over() bool { return r.over(time.Now()) != "" }
 // expansion, which on a board with hundreds of boxes takes a while.
 func (r *Run) Expired() bool {
 	now := time.Now()
-	return r.ctx.Err() != nil || !r.deadline.IsZero() && now.After(r.deadline) || !r.legEnd.IsZero() && now.After(r.legEnd)
+	return r.ctx.Err() != nil || past(r.deadline, now) || past(r.legEnd, now)
 }
+
+// past reports whether deadline is set and now is after it.
+func past(deadline, now time.Time) bool { return !deadline.IsZero() && now.After(deadline) }
 
 // Leg limits the run to share (0 to 1) of what is left of its time and
 // node budgets, for a planner that tries its searches in turn, until the

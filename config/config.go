@@ -24,7 +24,7 @@
 //	limits.nodes          0       node budget of one solve; 0 means unlimited
 //	fallback.planners     [relocation fess]  planners run in order when the exhaustive search gives up; [] or [none] means none
 //	fallback.search_share 10      percent of limits.time the exhaustive search gets when planners follow
-//	fallback.planner_share 30     percent of the time left each planner but the last gets; the last gets all of it
+//	fallback.planner_share 20     percent of the time left each planner but the last gets; the last gets all of it
 //	fallback.portfolio    false   run the planners beside the exhaustive search (two cores), not after it
 //	server.max_jobs       0       solves running at once; 0 means the number of CPUs
 //	server.queue          16      solves waiting for a slot before new ones are refused
@@ -165,7 +165,7 @@ func Default() *Config {
 	return &Config{
 		Plugins:  Plugins{StartTimeout: 10 * time.Second},
 		Limits:   Limits{Time: 60 * time.Second, Memory: GiB},
-		Fallback: Fallback{Planners: []string{"relocation", "fess"}, SearchShare: 10, PlannerShare: 30},
+		Fallback: Fallback{Planners: []string{"relocation", "fess"}, SearchShare: 10, PlannerShare: 20},
 		Server:   Server{Queue: 16, ShutdownTimeout: 10 * time.Second},
 		Log:      Log{Level: "info", Format: "text"},
 	}

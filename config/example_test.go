@@ -30,7 +30,7 @@ func ExampleLoad() {
 	fmt.Println(string(out))
 	// Output:
 	// {
-	//   "fallback.planner_share": 30,
+	//   "fallback.planner_share": 20,
 	//   "fallback.planners": [
 	//     "relocation",
 	//     "fess"

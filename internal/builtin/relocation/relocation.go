@@ -28,8 +28,7 @@
 //     sub-search (the reverse position's squares as targets; the gap
 //     closes wherever the sub-search leaves the player if the reverse
 //     store holds the boxes with the player there). Then
-//     three activities share the work, counted (see revCost) so that the
-//     plan's course does not depend on the host's speed: a reverse search over pull routes
+//     three activities share the time: a reverse search over pull routes
 //     towards the opened position's boxes (Holland's "box aims"), a
 //     forward search over macro pushes towards the most spread reverse
 //     position, and gaps between them: a bounded macro search from the

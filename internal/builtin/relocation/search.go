@@ -22,22 +22,21 @@ const (
 	// directPairs bounds the direct gaps, between the opened forward
 	// positions and the RPR spread positions.
 	directPairs = 4
-	// gapShare is the share of the plan's time budget a sub-search gets
-	// at first, in nominal time (see revCost), at most maxFirstGap; it
-	// doubles every escalateAfter failed gaps, up to maxShare.
+	// gapShare is the share of the plan's time a sub-search gets at
+	// first, at most maxFirstGap; it doubles every escalateAfter failed
+	// gaps, up to maxShare.
 	gapShare      = 0.03
 	maxShare      = 0.25
 	escalateAfter = 6
-	// maxFirstGap caps a sub-search's first share: a longer budget would
+	// maxFirstGap caps a sub-search's first time: a longer budget would
 	// otherwise stretch every early sub-search, and fewer of them would
-	// fit before the aims (XSokoban 90 is solved with plan budgets of 8 s
-	// to 13.5 s, where the first share is 240 ms to 405 ms, and not with
-	// 16 s, where it is 450 ms).
+	// fit before the aims (XSokoban 90 was solved with a 16 s budget and
+	// not with 59 s).
 	maxFirstGap = 450 * time.Millisecond
-	// minGapTime is the least time left in which a sub-search starts.
+	// minGapTime is the least time a sub-search gets.
 	minGapTime = 30 * time.Millisecond
-	// noDeadlineGap is the first sub-search share of a plan without a
-	// time budget.
+	// noDeadlineGap is the first sub-search time of a plan without a time
+	// budget.
 	noDeadlineGap = 300 * time.Millisecond
 	// aimSlice is the reverse expansions between two gaps.
 	aimSlice = 40

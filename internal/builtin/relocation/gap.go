@@ -1,6 +1,8 @@
 package relocation
 
 import (
+	"time"
+
 	"github.com/sokod/sokod/internal/builtin/packing/macro"
 )
 
@@ -35,10 +37,12 @@ func newGapSearch(f *forwarder) *gapSearch {
 }
 
 // run searches from forward node fid towards reverse node rid's boxes for
-// at most limit expansions, each counted by run. It returns the forward node and reverse node of a meeting, or
+// at most limit expansions, each counted by run, and at most the time
+// share. It returns the forward node and reverse node of a meeting, or
 // -1s; full is true when the forward store is full, stop says why the
 // plan must stop.
-func (g *gapSearch) run(run *macro.Run, fid int32, rev *reverser, rid int32, limit int) (f, r int32, full bool, stop string) {
+func (g *gapSearch) run(run *macro.Run, fid int32, rev *reverser, rid int32, limit int, share time.Duration) (f, r int32, full bool, stop string) {
+	end := time.Now().Add(share)
 	fw := g.f
 	rev.store.Load(rid, g.pos)
 	a := newAimAt(fw.st, rid, g.pos)
@@ -50,6 +54,9 @@ func (g *gapSearch) run(run *macro.Run, fid int32, rev *reverser, rid int32, lim
 	for n := 0; n < limit && g.heap.Len() > 0; n++ {
 		if s, reason := run.Tick(); s {
 			return -1, -1, false, reason
+		}
+		if n%16 == 15 && time.Now().After(end) {
+			break
 		}
 		it := g.heap.Pop()
 		id := it.ID

@@ -185,14 +185,6 @@ func (p *plan) solution(fwd, gap sokoban.Solution, rid int32, player uint16) (st
 	return all.String(), nil
 }
 
-// budgetTime is the plan's time budget, or a long time without one.
-func (p *plan) budgetTime() time.Duration {
-	if p.deadline.IsZero() {
-		return time.Hour
-	}
-	return p.req.Budget.Time
-}
-
 // remaining is the time left before the plan's deadline, or a long time
 // without one.
 func (p *plan) remaining() time.Duration {

@@ -110,8 +110,6 @@ type plan struct {
 	subErr string
 	// Counters for the final report.
 	gaps, gapsReached int
-	// work is the nominal time the relocation's steps took (see revCost).
-	work time.Duration
 	// log collects lines for tests that look inside a plan; ra is the
 	// reverse aim search, for them too.
 	log []string

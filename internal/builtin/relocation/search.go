@@ -40,25 +40,9 @@ const (
 	noDeadlineGap = 300 * time.Millisecond
 	// aimSlice is the reverse expansions between two gaps.
 	aimSlice = 40
-	// gapExpansions bounds a macro gap search's expansions (its share
+	// gapExpansions bounds a macro gap search's expansions (its time share
 	// bounds it too).
 	gapExpansions = 20000
-)
-
-// The relocation phase is scheduled in nominal time, not on the clock:
-// each step counts what it took on the host where these were measured
-// (XSokoban 90). The aim searches and the gaps take turns by it, and a
-// sub-search's share becomes a node budget by it. On the clock the
-// schedule depended on the host's speed: which reverse position the aim
-// search had reached when a gap was chosen, and so which gaps closed,
-// changed from run to run (XSokoban 90 was solved at some budgets and not
-// at others). Counted, a plan takes the same course on any host; a faster
-// one only gets further before the deadline.
-const (
-	revCost      = 400 * time.Microsecond // a reverse aim expansion
-	fwdCost      = 85 * time.Microsecond  // a forward aim expansion
-	macroGapCost = 115 * time.Microsecond // a macro gap search expansion
-	subNodeCost  = 18 * time.Microsecond  // a sub-search node
 )
 
 // pairKey names a gap: a forward node and a reverse node.
@@ -113,13 +97,11 @@ func (p *plan) solve(ctx context.Context) (*sdk.PlanResult, error) {
 	picks := p.forwardPicks()
 
 	// Relocation, direct: the opened forward positions to the spread ones.
-	// Shares of the plan's budget, not of the time left, which depends
-	// on how fast the phases before ran.
-	share := min(time.Duration(float64(p.budgetTime())*gapShare), maxFirstGap)
+	share := min(time.Duration(float64(p.remaining())*gapShare), maxFirstGap)
 	if p.deadline.IsZero() {
 		share = noDeadlineGap
 	}
-	maxGap := time.Duration(float64(p.budgetTime()) * maxShare)
+	maxGap := time.Duration(float64(p.remaining()) * maxShare)
 	tried := map[pairKey]bool{}
 	// The solved position first, with twice a gap's share: the host's
 	// plain search from the opened position, which the exhaustive search
@@ -158,7 +140,7 @@ func (p *plan) solve(ctx context.Context) (*sdk.PlanResult, error) {
 		fa = newFwdAim(p.fwd, newAimAt(p.st, spreadAim, pos))
 		fa.seed(run.Expired)
 	}
-	var spent [3]time.Duration // nominal: reverse, forward, gaps
+	var times [3]time.Duration // reverse, forward, gaps
 	revSpent, fwdSpent := false, fa == nil
 	turn := 0 // alternates the gaps' sources
 	macTried := map[pairKey]bool{}
@@ -166,12 +148,12 @@ func (p *plan) solve(ctx context.Context) (*sdk.PlanResult, error) {
 	failed := 0
 	for {
 		act := 2
-		if !revSpent && spent[0] <= spent[2] && (fwdSpent || spent[0] <= spent[1]) {
+		if !revSpent && times[0] <= times[2] && (fwdSpent || times[0] <= times[1]) {
 			act = 0
-		} else if !fwdSpent && spent[1] <= spent[2] {
+		} else if !fwdSpent && times[1] <= times[2] {
 			act = 1
 		}
-		w0 := p.work
+		t0 := time.Now()
 		switch act {
 		case 0, 1:
 			for range aimSlice {
@@ -182,10 +164,8 @@ func (p *plan) solve(ctx context.Context) (*sdk.PlanResult, error) {
 				var sp bool
 				if act == 0 {
 					r, f, sp = ra.expand(run, p.fwd.store)
-					p.work += revCost
 				} else {
 					f, r, sp = fa.expand(run, p.rev.store)
-					p.work += fwdCost
 				}
 				if r >= 0 {
 					if res, err := p.meet(ctx, f, r); res != nil || err != nil {
@@ -254,7 +234,7 @@ func (p *plan) solve(ctx context.Context) (*sdk.PlanResult, error) {
 				if revSpent && fwdSpent {
 					return p.gaveUp("search space exhausted"), nil
 				}
-				spent[2] = max(spent[0], spent[1]) // nothing to close yet
+				times[2] = max(times[0], times[1]) // nothing to close yet
 				continue
 			}
 			if stop, reason := run.Tick(); stop {
@@ -264,8 +244,7 @@ func (p *plan) solve(ctx context.Context) (*sdk.PlanResult, error) {
 				macTried[k] = true
 				p.gaps++
 				t0, n0 := time.Now(), run.Nodes
-				f, r, full, stop := gs.run(run, k.f, p.rev, k.r, min(gapExpansions, int(share/macroGapCost)))
-				p.work += time.Duration(run.Nodes-n0) * macroGapCost
+				f, r, full, stop := gs.run(run, k.f, p.rev, k.r, gapExpansions, share)
 				p.logf("macro gap f%d to r%d (%d off goals, estimate %d): took %v, %d expansions, met %v", k.f, k.r, p.rev.off[k.r], ra.est[k.r], time.Since(t0).Round(time.Millisecond), run.Nodes-n0, f >= 0)
 				if stop != "" {
 					return p.gaveUp(stop), nil
@@ -290,7 +269,7 @@ func (p *plan) solve(ctx context.Context) (*sdk.PlanResult, error) {
 				share = min(2*share, max(maxGap, share))
 			}
 		}
-		spent[act] += p.work - w0
+		times[act] += time.Since(t0)
 		fbest := -1
 		if fa != nil {
 			fbest = fa.best
@@ -380,8 +359,8 @@ func (p *plan) pairs(fwd, rev []int32) []pairKey {
 	return keys
 }
 
-// tryGap runs one sub-search for gap k with a share of nominal time, and
-// returns the verified solution when it closes.
+// tryGap runs one sub-search for gap k with a share of time, and returns
+// the verified solution when it closes.
 func (p *plan) tryGap(ctx context.Context, k pairKey, share time.Duration) (*sdk.PlanResult, error) {
 	budget := p.subBudget(share)
 	if budget.Time < minGapTime && !p.deadline.IsZero() {
@@ -397,10 +376,9 @@ func (p *plan) tryGap(ctx context.Context, k pairKey, share time.Duration) (*sdk
 	p.gaps++
 	t0 := time.Now()
 	gap, player, met, nodes, ok, err := p.closeGap(ctx, fe, k.r, budget)
-	p.logf("gap f%d (depth %d) to r%d (%d off goals): budget %d nodes, took %v, %d nodes, closed %v, error %v",
-		k.f, p.fwd.depth[k.f], k.r, p.rev.off[k.r], budget.Nodes, time.Since(t0).Round(time.Millisecond), nodes, ok, err)
+	p.logf("gap f%d (depth %d) to r%d (%d off goals): budget %v, took %v, %d nodes, closed %v, error %v",
+		k.f, p.fwd.depth[k.f], k.r, p.rev.off[k.r], budget.Time, time.Since(t0).Round(time.Millisecond), nodes, ok, err)
 	p.run.Nodes += nodes / subNodesPerTick
-	p.work += time.Duration(nodes) * subNodeCost
 	if err != nil {
 		if ctx.Err() == nil {
 			// The host could not run this sub-search; the report says
@@ -426,21 +404,18 @@ const (
 	minSubMemory      = 8 << 20
 )
 
-// subBudget is a sub-search's budget: the nodes its share of nominal time
-// buys, at most the node budget left in sub-search units, and the time
-// left.
+// subBudget is a sub-search's budget: the share of time, bounded by the
+// time left, and the node budget left in sub-search units.
 func (p *plan) subBudget(share time.Duration) sdk.Budget {
-	bud := sdk.Budget{Time: p.remaining(), Nodes: max(uint64(share/subNodeCost), 1)}
+	bud := sdk.Budget{Time: min(share, p.remaining())}
 	if n := p.req.Budget.Nodes; n > 0 {
-		var left uint64
 		if p.run.Nodes < n {
-			left = (n - p.run.Nodes) * subNodesPerTick
+			bud.Nodes = (n - p.run.Nodes) * subNodesPerTick
 		}
-		bud.Nodes = min(bud.Nodes, left)
 	}
 	// The engine sizes its table from the memory budget and clears it,
 	// so a short sub-search gets a small one: about what it can fill.
-	mem := uint64(share.Seconds() * subBytesPerSecond)
+	mem := uint64(bud.Time.Seconds() * subBytesPerSecond)
 	mem = max(mem, minSubMemory)
 	if m := p.req.Budget.MemoryBytes; m > 0 {
 		mem = min(mem, m/4)

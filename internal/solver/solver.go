@@ -38,11 +38,12 @@ const DefaultSearchShare = 10
 // solve it early (the relocation planner settles most of what it settles
 // within a few seconds), so a short first slice costs the next planner
 // little. 20 % of what the search leaves gives relocation 10.8 s of a
-// 60 s budget and fess 43 s. At 30 % (16 s) relocation settled all it
-// settles on XSokoban within 8.5 s, and missed level 90, which it solves
-// with less: its gaps' shares shrink with its budget, and smaller ones fit
-// more gaps early. At 15 % it lost Sasquatch I 44, which it solves about
-// 7 s in.
+// 60 s budget and fess 43 s. At 30 % (16 s) relocation settled all but one
+// of its XSokoban levels within 8.1 s (22 took 11.8 s) and missed level
+// 90, which it solves with a smaller budget: its gaps' shares grow with
+// the budget, and with larger ones its aim search had passed the position
+// that closes 90 by the time the gaps got to it. At 15 % it lost
+// Sasquatch I 44, which it solves about 7 s in.
 const DefaultPlannerShare = 20
 
 // minSearchMemory is the least memory given to the search's table, whatever

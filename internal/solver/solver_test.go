@@ -267,10 +267,10 @@ func TestPlannerShare(t *testing.T) {
 		share int
 		want  []time.Duration // each planner's budget
 	}{
-		{share: 20, want: []time.Duration{20 * time.Second, 16 * time.Second, 64 * time.Second}},
+		{share: 30, want: []time.Duration{30 * time.Second, 21 * time.Second, 49 * time.Second}},
 		{share: 100, want: []time.Duration{100 * time.Second, 0, 0}}, // the first spends it all
-		// 0: DefaultPlannerShare.
-		{share: 0, want: []time.Duration{30 * time.Second, 21 * time.Second, 49 * time.Second}},
+		// 0: DefaultPlannerShare, 20.
+		{share: 0, want: []time.Duration{20 * time.Second, 16 * time.Second, 64 * time.Second}},
 	}
 	for _, tt := range tests {
 		// The clock moves only when read, so a planner that answers at once

@@ -64,7 +64,9 @@ func (Planner) Plan(ctx context.Context, req *sdk.PlanRequest, host sdk.Host, pr
 	}
 	b, run, plan := st.Board, st.Run, st.Plan
 	limit := macro.StoreLimit(req, len(b.StartBoxes), nodeExtra)
-	var reasons []string
+	// The plan's shape leads the reason: a plan of mostly unordered steps
+	// is the first thing to suspect when fess gives up.
+	reasons := []string{plan.String()}
 	for k, t := range tries {
 		if k > 0 && run.Over() {
 			break

@@ -37,9 +37,9 @@ func TestTries(t *testing.T) {
 		want   string // the reason, with counts as N
 	}{
 		{"share spent", plannertest.Fixture(t, plannertest.Unsolvable), sdk.Budget{Time: time.Minute, Nodes: 200},
-			"try 1 of 2: its share spent (N feature cells); try 2 of 2: node budget spent (N feature cells) after N expansions; at best N boxes on goals"},
+			"packing order of N steps, N parked, N unordered; try 1 of 2: its share spent (N feature cells); try 2 of 2: node budget spent (N feature cells) after N expansions; at best N boxes on goals"},
 		{"exhausted", parse(t, block), sdk.Budget{Time: time.Minute, Nodes: 200},
-			"try 1 of 2: search space exhausted (N feature cells) after N expansions; at best N boxes on goals"},
+			"packing order of N steps, N parked, N unordered; try 1 of 2: search space exhausted (N feature cells) after N expansions; at best N boxes on goals"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			o, err := plannertest.Plan(context.Background(), fess.New(), tc.level, tc.budget)
@@ -60,7 +60,7 @@ func TestTries(t *testing.T) {
 }
 
 // counts matches the counts a plan's reason gives.
-var counts = regexp.MustCompile(`\d+( feature cells| expansions| boxes)`)
+var counts = regexp.MustCompile(`\d+( feature cells| expansions| boxes| steps| parked| unordered)`)
 
 func parse(t *testing.T, src string) *sokoban.Level {
 	t.Helper()

@@ -2,6 +2,7 @@ package packing
 
 import (
 	"context"
+	"fmt"
 	"slices"
 
 	"github.com/sokod/sokod/internal/engine"
@@ -32,6 +33,13 @@ type Plan struct {
 	// Dist[k][sq] is the push distance of a lone box from sq to step k's
 	// square, ignoring where the player can walk, or engine.Inf.
 	Dist [][]uint16
+}
+
+// String sums the plan up for progress messages and reasons: how many
+// steps, how many park a box, and how many are unordered. Many unordered
+// steps mean the packing feature can barely tell progress.
+func (p *Plan) String() string {
+	return fmt.Sprintf("packing order of %d steps, %d parked, %d unordered", len(p.Steps), p.Parkings, p.Unordered)
 }
 
 // Advance returns how many steps are done in the position whose boxes

@@ -38,7 +38,7 @@ func (Planner) Plan(ctx context.Context, req *sdk.PlanRequest, host sdk.Host, pr
 		return done, nil
 	}
 	b, run, plan := st.Board, st.Run, st.Plan
-	run.Message = fmt.Sprintf("packing order of %d steps, %d parked, %d unordered", len(plan.Steps), plan.Parkings, plan.Unordered)
+	run.Message = plan.String()
 	s := newSearch(b, plan, macro.StoreLimit(req, len(b.StartBoxes), nodeExtra))
 	id, reason := s.run(run)
 	if id < 0 {

@@ -101,10 +101,11 @@ func (Planner) Plan(ctx context.Context, req *sdk.PlanRequest, host sdk.Host, pr
 // Neither wins everywhere. Alone at 38 s, fess's share of a 60 s
 // fall-back when relocation had 30 % of it (43 s now), on the 44 XSokoban
 // levels fess does not solve at once, each solved 26: holding missed 52
-// (14 s without), not holding missed 16 (13 s with), and each was more than twice as fast as the other on several
-// more. The two in turn solved those 26 and 52 (at 33 s) in one run; in
-// a run on a slower host 52 was left unsolved and 16 took 18 s of the first
-// try's 19. Both levels sit near the edge of the budget.
+// (14 s without), not holding missed 16 (13 s with), and each was more
+// than twice as fast as the other on several more. The two in turn solved
+// those 26 and 52 (at 33 s) in one run; in a run on a slower host 52 was
+// left unsolved and 16 took 18 s of the first try's 19. Both levels sit
+// near the edge of the budget.
 var tries = [...]struct {
 	hold  bool
 	share float64

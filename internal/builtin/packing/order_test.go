@@ -51,16 +51,28 @@ func TestOrder(t *testing.T) {
 	}
 }
 
-// TestOrderCorpus holds Order to levels of the corpus that need parking:
-// a failed parking try must leave the search as it found it, or the next
+// TestOrderCorpus holds Order to levels of the corpus that need parking.
+// A failed parking try must leave the search as it found it, or the next
 // box's parking squares are sought from a player region that no longer
 // exists (on Sasquatch I 38 and 46 that left 14 and 4 goals unordered).
-// Needs SOKOD_LEVELS.
+// XSokoban 44 needs a chain of two parkings before a box can leave, and
+// XSokoban 18 one of three; with single parkings they left 6 and 3 goals
+// unordered. Needs SOKOD_LEVELS.
 func TestOrderCorpus(t *testing.T) {
-	c := plannertest.Corpus(t, "sasquatch1.xsb")
-	for _, n := range []int{38, 46} {
-		t.Run(fmt.Sprint(n), func(t *testing.T) {
-			b, err := engine.Analyze(c.Levels[n-1])
+	tests := []struct {
+		file        string
+		level       int
+		minParkings int
+	}{
+		{"sasquatch1.xsb", 38, 1},
+		{"sasquatch1.xsb", 46, 1},
+		{"xsokoban90.xsb", 44, 2},
+		{"xsokoban90.xsb", 18, 3},
+	}
+	for _, tt := range tests {
+		t.Run(fmt.Sprintf("%s/%d", tt.file, tt.level), func(t *testing.T) {
+			c := plannertest.Corpus(t, tt.file)
+			b, err := engine.Analyze(c.Levels[tt.level-1])
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -68,8 +80,8 @@ func TestOrderCorpus(t *testing.T) {
 			if p.Unordered != 0 {
 				t.Errorf("%d of %d steps unordered, want 0", p.Unordered, len(p.Steps))
 			}
-			if p.Parkings == 0 {
-				t.Error("no parking; the level needs one")
+			if p.Parkings < tt.minParkings {
+				t.Errorf("%d parkings, want at least %d", p.Parkings, tt.minParkings)
 			}
 		})
 	}

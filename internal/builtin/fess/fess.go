@@ -389,6 +389,7 @@ func (s *search) expand(run *macro.Run, id int32) (int32, string) {
 	parent := s.feat[id]
 	player := s.pos.Player
 	ong := macro.OnGoals(b, s.pos.Boxes)
+	run.Best = max(run.Best, ong)
 	moves := s.gen.Generate(s.pos, nil)
 	// The children's features, for the children not stored yet: a known
 	// position is neither advised nor added again.
@@ -454,11 +455,8 @@ func (s *search) expand(run *macro.Run, id int32) (int32, string) {
 		if child == -2 {
 			return -1, "memory budget spent"
 		}
-		if child >= 0 {
-			run.Best = max(run.Best, cg)
-			if cg == len(b.Goals) {
-				return child, ""
-			}
+		if child >= 0 && cg == len(b.Goals) {
+			return child, ""
 		}
 	}
 	// The children a first pick stores get consecutive nodes.

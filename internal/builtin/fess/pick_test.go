@@ -108,3 +108,38 @@ func TestPicks(t *testing.T) {
 		})
 	}
 }
+
+// TestBestCountsExpanded checks that a plan's best progress counts only
+// positions it expanded, which passed the deadlock tests: after the first
+// pick of the start position the children, some with more boxes on goals,
+// are stored but not counted yet.
+func TestBestCountsExpanded(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("..", "plannertest", "testdata", "corridor.xsb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := sokoban.Parse(string(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := engine.Analyze(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newSearch(b, packing.Order(context.Background(), b), 1<<16, true)
+	run := macro.NewRun(context.Background(), &sdk.PlanRequest{}, nil)
+	root := s.start()
+	if sol, stop := s.expand(run, root); sol >= 0 || stop != "" {
+		t.Fatalf("first pick: solved %d, stop %q", sol, stop)
+	}
+	rootGoals, childGoals := macro.OnGoals(b, s.store.Boxes(root)), 0
+	for k := 1; k < s.store.Len(); k++ {
+		childGoals = max(childGoals, macro.OnGoals(b, s.store.Boxes(int32(k))))
+	}
+	if childGoals <= rootGoals {
+		t.Fatalf("no child has more boxes on goals (%d) than the start (%d); the fixture no longer tests this", childGoals, rootGoals)
+	}
+	if run.Best != rootGoals {
+		t.Errorf("best = %d after the first pick, want the start's %d (children stored with up to %d are not expanded yet)", run.Best, rootGoals, childGoals)
+	}
+}

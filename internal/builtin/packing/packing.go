@@ -184,6 +184,7 @@ func (s *search) run(run *macro.Run) (int32, string) {
 		}
 		k := int(s.done[id])
 		ong := int(s.goals[id])
+		run.Best = max(run.Best, ong)
 		player := s.pos.Player
 		moves := s.gen.Generate(s.pos, s.plan.Locked[k])
 		for i := range moves {
@@ -211,7 +212,6 @@ func (s *search) run(run *macro.Run) (int32, string) {
 			s.done = append(s.done, uint16(ck))
 			s.goals = append(s.goals, uint16(cg))
 			s.depth = append(s.depth, s.depth[id]+1)
-			run.Best = max(run.Best, cg)
 			if cg == len(b.Goals) {
 				return child, ""
 			}

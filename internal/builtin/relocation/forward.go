@@ -169,6 +169,7 @@ func (s *fwdAim) expand(run *macro.Run, rev *macro.Store) (fid, rid int32, spent
 		if id != f.root && f.deadlocked(pos) {
 			continue
 		}
+		run.Best = max(run.Best, macro.OnGoals(f.b, pos.Boxes))
 		player := pos.Player
 		s.a.estimate(pos.Boxes)
 		moves := f.g.Generate(pos, nil)
@@ -183,12 +184,10 @@ func (s *fwdAim) expand(run *macro.Run, rev *macro.Store) (fid, rid int32, spent
 			est := s.a.child(int(m.Box), m.From, m.To)
 			pos.Apply(m)
 			child := f.store.Add(id, m, m.Hash, pos.Boxes, m.Norm)
-			ong := macro.OnGoals(f.b, pos.Boxes)
 			pos.Undo(m, player)
 			if child < 0 {
 				return -1, -1, true
 			}
-			run.Best = max(run.Best, ong)
 			f.regions = append(f.regions, uint16(m.Regions))
 			f.depth = append(f.depth, f.depth[id]+1)
 			if r := rev.Find(m.Hash); r >= 0 {

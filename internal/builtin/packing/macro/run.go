@@ -32,7 +32,10 @@ type Run struct {
 	legEnd   time.Time
 	legNodes uint64
 
-	// Nodes counts expansions; Best is the most boxes on goals seen.
+	// Nodes counts expansions. Best is the most boxes on goals in a
+	// position the plan expanded, which passed its deadlock tests: a child
+	// is counted when it is expanded, not when it is stored, so that dead
+	// ends do not inflate the progress a plan reports.
 	Nodes uint64
 	Best  int
 	// Message is sent with each progress report.

@@ -16,6 +16,25 @@ import (
 	"github.com/sokod/sokod/sokoban"
 )
 
+// fixtureBoard analyses one of the planners' shared fixtures (plannertest
+// imports this package, so its Fixture cannot be used here).
+func fixtureBoard(t *testing.T, name string) *engine.Board {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join("..", "plannertest", "testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := sokoban.Parse(string(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := engine.Analyze(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
 // picks is what the two picks of the start position leave behind.
 type picks struct {
 	RootPhase uint8
@@ -59,20 +78,7 @@ func TestPicks(t *testing.T) {
 	} {
 		name := tc.name
 		t.Run(fmt.Sprintf("%s/hold=%v", name, tc.hold), func(t *testing.T) {
-			// The planners' shared fixtures (plannertest imports this
-			// package, so its Fixture cannot be used here).
-			src, err := os.ReadFile(filepath.Join("..", "plannertest", "testdata", name))
-			if err != nil {
-				t.Fatal(err)
-			}
-			l, err := sokoban.Parse(string(src))
-			if err != nil {
-				t.Fatal(err)
-			}
-			b, err := engine.Analyze(l)
-			if err != nil {
-				t.Fatal(err)
-			}
+			b := fixtureBoard(t, name)
 			s := newSearch(b, packing.Order(context.Background(), b), 1<<16, tc.hold)
 			run := macro.NewRun(context.Background(), &sdk.PlanRequest{}, nil)
 			root := s.start()
@@ -114,18 +120,7 @@ func TestPicks(t *testing.T) {
 // pick of the start position the children, some with more boxes on goals,
 // are stored but not counted yet.
 func TestBestCountsExpanded(t *testing.T) {
-	src, err := os.ReadFile(filepath.Join("..", "plannertest", "testdata", "corridor.xsb"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := sokoban.Parse(string(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := engine.Analyze(l)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := fixtureBoard(t, "corridor.xsb")
 	s := newSearch(b, packing.Order(context.Background(), b), 1<<16, true)
 	run := macro.NewRun(context.Background(), &sdk.PlanRequest{}, nil)
 	root := s.start()

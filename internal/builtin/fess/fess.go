@@ -19,7 +19,9 @@
 // sum along its path. The search cycles over the feature-space cells it
 // has discovered, and in each cell expands the position of least weight,
 // so no single feature's plateau can absorb the search. A transposition
-// table keeps every position once.
+// table keeps every position once. Besides the deadlock tests, positions
+// whose goal areas can no longer be completed with the boxes on their
+// goals standing still are dropped (engine.AreaCheck).
 //
 // Two simplifications from the paper: a position's weight-0 (advised)
 // children are queued when it is first expanded, and its weight-1
@@ -164,7 +166,8 @@ type search struct {
 	gen   *macro.Gen
 	store *macro.Store
 	pos   *macro.Pos
-	door  []bool // tunnel squares between rooms
+	door  []bool            // tunnel squares between rooms
+	area  *engine.AreaCheck // goal areas' fill order (see dead)
 	// goalRank[sq] is the step of the plan whose square sq is, or -1.
 	goalRank []int32
 	// nearest[sq] is the push distance from sq to the nearest goal.
@@ -199,7 +202,7 @@ type search struct {
 // hold is set.
 func newSearch(b *engine.Board, plan *packing.Plan, limit int, hold bool) *search {
 	s := &search{b: b, plan: plan, gen: macro.NewGen(b), store: macro.NewStore(len(b.StartBoxes), limit), pos: macro.NewPos(b),
-		door: doors(b), goalRank: make([]int32, b.Squares+1), cellOf: map[uint64]int32{}}
+		door: doors(b), area: engine.NewAreaCheck(b), goalRank: make([]int32, b.Squares+1), cellOf: map[uint64]int32{}}
 	if hold {
 		s.holdLimit = limit / 2
 	}
@@ -381,7 +384,7 @@ func (s *search) expand(run *macro.Run, id int32) (int32, string) {
 		return -1, ""
 	}
 	s.store.Load(id, s.pos)
-	if !regen && !s.alive[id] && (!s.gen.Matchable(s.pos) || s.gen.CorralDeadlock(s.pos)) {
+	if !regen && !s.alive[id] && s.dead() {
 		s.phase[id] = phaseDone
 		return -1, ""
 	}
@@ -477,6 +480,16 @@ func (s *search) expand(run *macro.Run, id int32) (int32, string) {
 	return -1, ""
 }
 
+// dead runs the deadlock tests on s.pos: the matching, the goal areas'
+// fill order, and the corral test. The fill order is a guide, not a proof
+// (a box on a goal may have to move again), so it may cut a solution; fess
+// never claims a level unsolvable, and on XSokoban 18 the guide is what
+// lets fess out of the dead plateau that filling a goal area in the wrong
+// order leads into.
+func (s *search) dead() bool {
+	return !s.gen.Matchable(s.pos) || s.area.Dead(s.pos.Boxes) || s.gen.CorralDeadlock(s.pos)
+}
+
 // advise returns the move each advisor proposes, the one among the
 // children not known that improves its feature most, or -1.
 func (s *search) advise(parent features) [4]int {
@@ -513,7 +526,7 @@ func (s *search) adviseAlive(moves []macro.Move, parent features, player uint16,
 			}
 			m := &moves[i]
 			s.pos.Apply(m)
-			if !s.gen.Matchable(s.pos) || s.gen.CorralDeadlock(s.pos) {
+			if s.dead() {
 				dead = true
 				s.known[i] = true
 				if s.add(id, m, s.childFeat[i], 0, phaseDone) == -2 {

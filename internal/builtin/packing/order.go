@@ -138,10 +138,10 @@ func (r *reverse) park(ctx context.Context, remaining []uint16, depth int, budge
 // can leave, it parks boxes inside the area so that another box can then
 // leave: one parking if one will do, else a chain of up to parkDepth; a
 // parked box may be parked again. Boxes that cannot leave even so are
-// packed first, in any order. The reverse search looks
-// at boxes only, not the player's exact square, and is run once per plan;
-// it allocates freely. Cancelling ctx cuts it short: the boxes not taken
-// off by then are packed first, in any order.
+// packed first, in any order. The reverse search looks at boxes only, not
+// the player's exact square, and is run once per plan; it allocates
+// freely. Cancelling ctx cuts it short: the boxes not taken off by then
+// are packed first, in any order.
 func Order(ctx context.Context, b *engine.Board) *Plan {
 	r := newReverse(b)
 	occ := r.occ

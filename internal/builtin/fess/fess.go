@@ -482,10 +482,9 @@ func (s *search) expand(run *macro.Run, id int32) (int32, string) {
 
 // dead runs the deadlock tests on s.pos: the matching, the goal areas'
 // fill order, and the corral test. The fill order is a guide, not a proof
-// (a box on a goal may have to move again), so it may cut a solution; fess
-// never claims a level unsolvable, and on XSokoban 18 the guide is what
-// lets fess out of the dead plateau that filling a goal area in the wrong
-// order leads into.
+// (a box on a goal may have to move again), so it may cut a solution;
+// fess never claims a level unsolvable. With it fess solves XSokoban 18,
+// which it did not in 120 s without.
 func (s *search) dead() bool {
 	return !s.gen.Matchable(s.pos) || s.area.Dead(s.pos.Boxes) || s.gen.CorralDeadlock(s.pos)
 }

@@ -69,12 +69,21 @@ func (Planner) Plan(ctx context.Context, req *sdk.PlanRequest, host sdk.Host, pr
 	// The plan's shape leads the reason: a plan of mostly unordered steps
 	// is the first thing to suspect when fess gives up.
 	reasons := []string{plan.String()}
-	for k, t := range tries {
+	// The goal areas' fill order (see dead) can cut every way on: a try
+	// that runs out of positions after the fill order cut some runs again
+	// without it. Microban I 153 needs that: fess runs out after 33
+	// expansions with the check and solves it in under a second without.
+	fillOrder := true
+	for k := 0; k < len(tries); k++ {
+		t := tries[k]
 		if k > 0 && run.Over() {
 			break
 		}
 		end := run.Leg(t.share)
 		s := newSearch(b, plan, limit, t.hold)
+		if !fillOrder {
+			s.area = nil
+		}
 		s.try = fmt.Sprintf("try %d of %d: ", k+1, len(tries))
 		id, reason := s.run(run)
 		end()
@@ -87,7 +96,12 @@ func (Planner) Plan(ctx context.Context, req *sdk.PlanRequest, host sdk.Host, pr
 		}
 		reasons = append(reasons, fmt.Sprintf("%s%s (%d feature cells)", s.try, reason, len(s.cells)))
 		if reason == exhausted {
-			break // every try searches the same positions
+			if !fillOrder || s.areaCuts == 0 {
+				break // every try searches the same positions
+			}
+			fillOrder = false
+			reasons[len(reasons)-1] += ", again without the fill order"
+			k-- // the same try, with what is left of its share
 		}
 		// The spent try's store may be as large as the memory budget:
 		// free it before the next try fills another.
@@ -167,7 +181,9 @@ type search struct {
 	store *macro.Store
 	pos   *macro.Pos
 	door  []bool            // tunnel squares between rooms
-	area  *engine.AreaCheck // goal areas' fill order (see dead)
+	area  *engine.AreaCheck // goal areas' fill order (see dead); nil for none
+	// areaCuts counts the positions only the fill order found dead.
+	areaCuts int
 	// goalRank[sq] is the step of the plan whose square sq is, or -1.
 	goalRank []int32
 	// nearest[sq] is the push distance from sq to the nearest goal.
@@ -486,7 +502,14 @@ func (s *search) expand(run *macro.Run, id int32) (int32, string) {
 // fess never claims a level unsolvable. With it fess solves XSokoban 18,
 // which it did not in 120 s without.
 func (s *search) dead() bool {
-	return !s.gen.Matchable(s.pos) || s.area.Dead(s.pos.Boxes) || s.gen.CorralDeadlock(s.pos)
+	if !s.gen.Matchable(s.pos) {
+		return true
+	}
+	if s.area != nil && s.area.Dead(s.pos.Boxes) {
+		s.areaCuts++
+		return true
+	}
+	return s.gen.CorralDeadlock(s.pos)
 }
 
 // advise returns the move each advisor proposes, the one among the

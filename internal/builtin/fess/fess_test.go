@@ -70,3 +70,18 @@ func parse(t *testing.T, src string) *sokoban.Level {
 	}
 	return l
 }
+
+// TestFillOrderRetry holds fess to Microban I 153, where the goal areas'
+// fill order cuts every way on: the first try runs out of positions after
+// a few dozen expansions, and must run again without the fill order,
+// which solves the level. Needs SOKOD_LEVELS.
+func TestFillOrderRetry(t *testing.T) {
+	c := plannertest.Corpus(t, "microban1.xsb")
+	o, err := plannertest.Plan(context.Background(), fess.New(), c.Levels[153-1], sdk.Budget{Time: time.Minute, Nodes: 1_000_000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.Result.Status != sdk.PlanSolved {
+		t.Errorf("status %s (%s), want solved", o.Result.Status, o.Result.Reason)
+	}
+}

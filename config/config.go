@@ -23,7 +23,7 @@
 //	limits.memory         1GiB    memory budget of one solve, at least 16MiB
 //	limits.nodes          0       node budget of one solve; 0 means unlimited
 //	fallback.planners     [relocation fess]  planners run in order when the exhaustive search gives up; [] or [none] means none
-//	fallback.search_share 10      percent of limits.time the exhaustive search gets when planners follow
+//	fallback.search_share 0       percent of limits.time the exhaustive search gets when planners follow; 0 means 10 under objective any, 80 under pushes
 //	fallback.planner_share 20     percent of the time left each planner but the last gets; the last gets all of it
 //	fallback.portfolio    false   run the planners beside the exhaustive search (two cores), not after it
 //	server.max_jobs       0       solves running at once; 0 means the number of CPUs
@@ -96,7 +96,9 @@ type Fallback struct {
 	// default is the built-in planners, the stronger first.
 	Planners []string `mapstructure:"planners"`
 	// SearchShare is the percentage (1 to 100) of the time budget the
-	// exhaustive search gets when planners follow it.
+	// exhaustive search gets when planners follow it. 0 means the
+	// solver's default for the solve's objective: 10 under any, 80 under
+	// pushes, where only the search can prove a solution optimal.
 	SearchShare int `mapstructure:"search_share"`
 	// PlannerShare is the percentage (1 to 100) of the time left that each
 	// planner but the last gets; the last gets all that is left.
@@ -165,7 +167,7 @@ func Default() *Config {
 	return &Config{
 		Plugins:  Plugins{StartTimeout: 10 * time.Second},
 		Limits:   Limits{Time: 60 * time.Second, Memory: GiB},
-		Fallback: Fallback{Planners: []string{"relocation", "fess"}, SearchShare: 10, PlannerShare: 20},
+		Fallback: Fallback{Planners: []string{"relocation", "fess"}, PlannerShare: 20},
 		Server:   Server{Queue: 16, ShutdownTimeout: 10 * time.Second},
 		Log:      Log{Level: "info", Format: "text"},
 	}

@@ -36,7 +36,7 @@ func ExampleLoad() {
 	//     "fess"
 	//   ],
 	//   "fallback.portfolio": false,
-	//   "fallback.search_share": 10,
+	//   "fallback.search_share": 0,
 	//   "limits.memory": "2GiB",
 	//   "limits.nodes": 0,
 	//   "limits.time": "30s",

@@ -63,7 +63,7 @@ func RegisterFlags(fs *pflag.FlagSet) {
 	fs.Uint64("nodes", 0, "node budget per solve; 0 means unlimited")
 	fs.StringArray("plugin-dir", nil, "plugin `directory`, searched in order; repeatable (replaces plugins.dirs)")
 	fs.StringSlice("planners", nil, "planner `names`, comma-separated, run in order when the exhaustive search gives up; \"none\" for none (replaces fallback.planners)")
-	fs.Int("search-share", 0, "`percent` of --time the exhaustive search gets when planners follow (default 10)")
+	fs.Int("search-share", 0, "`percent` of --time the exhaustive search gets when planners follow (default: 10 under --objective any, 80 under pushes)")
 	fs.Int("planner-share", 0, "`percent` of the time left each planner but the last gets; the last gets all of it (default 20)")
 	fs.Bool("portfolio", false, "run the planners beside the exhaustive search (two cores) instead of after it")
 }

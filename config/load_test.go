@@ -50,7 +50,7 @@ func TestDefault(t *testing.T) {
 		Listen:   Listen{Unix: "", TCP: "", SocketGroup: ""},
 		Plugins:  Plugins{Dirs: nil, StartTimeout: 10 * time.Second},
 		Limits:   Limits{Time: time.Minute, Memory: GiB, Nodes: 0},
-		Fallback: Fallback{Planners: []string{"relocation", "fess"}, SearchShare: 10, PlannerShare: 20},
+		Fallback: Fallback{Planners: []string{"relocation", "fess"}, PlannerShare: 20},
 		Server:   Server{MaxJobs: 0, Queue: 16, MemoryCap: 0, ShutdownTimeout: 10 * time.Second},
 		Log:      Log{Level: "info", Format: "text"},
 	}
@@ -97,7 +97,7 @@ func fromYAML() *Config {
 		Listen:   Listen{Unix: "/run/sokod/sokod.sock", TCP: "127.0.0.1:7700", SocketGroup: "games"},
 		Plugins:  Plugins{Dirs: []string{"/usr/lib/sokod", "/opt/sokod/plugins"}, StartTimeout: 5 * time.Second},
 		Limits:   Limits{Time: 2 * time.Minute, Memory: 2 * GiB, Nodes: 1000000},
-		Fallback: Fallback{Planners: []string{"relocation", "fess"}, SearchShare: 10, PlannerShare: 20},
+		Fallback: Fallback{Planners: []string{"relocation", "fess"}, PlannerShare: 20},
 		Server:   Server{MaxJobs: 4, Queue: 8, MemoryCap: 8 * GiB, ShutdownTimeout: 30 * time.Second},
 		Log:      Log{Level: "debug", Format: "json"},
 	}
@@ -477,7 +477,7 @@ func TestMap(t *testing.T) {
 		"plugins.start_timeout":   "10s",
 		"plugins.sha256":          []string{},
 		"fallback.planners":       []string{"relocation", "fess"},
-		"fallback.search_share":   10,
+		"fallback.search_share":   0,
 		"fallback.planner_share":  20,
 		"fallback.portfolio":      false,
 		"limits.time":             "1m0s",

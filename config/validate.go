@@ -102,8 +102,8 @@ func (c *Config) check(src map[string]string) []error {
 			break
 		}
 	}
-	if c.Fallback.SearchShare < 1 || c.Fallback.SearchShare > 100 {
-		bad("fallback.search_share", c.Fallback.SearchShare, "must be a percentage from 1 to 100")
+	if c.Fallback.SearchShare < 0 || c.Fallback.SearchShare > 100 {
+		bad("fallback.search_share", c.Fallback.SearchShare, "must be a percentage from 1 to 100, or 0 for the objective's default")
 	}
 	if c.Fallback.PlannerShare < 1 || c.Fallback.PlannerShare > 100 {
 		bad("fallback.planner_share", c.Fallback.PlannerShare, "must be a percentage from 1 to 100")

@@ -50,7 +50,7 @@ func TestValidate(t *testing.T) {
 			`plugins.sha256: each entry must be NAME=HEX with the 64 hex digits of a sha256 (got "x=12")`,
 		}},
 		{"search share", func(c *Config) { c.Fallback.SearchShare = 101 },
-			[]string{`fallback.search_share: must be a percentage from 1 to 100 (got 101)`}},
+			[]string{`fallback.search_share: must be a percentage from 1 to 100, or 0 for the objective's default (got 101)`}},
 		{"planner share", func(c *Config) { c.Fallback.PlannerShare = 0 },
 			[]string{`fallback.planner_share: must be a percentage from 1 to 100 (got 0)`}},
 		{"empty planner", func(c *Config) { c.Fallback.Planners = []string{"fess", ""} },

@@ -39,7 +39,7 @@ func TestSolveExitCodes(t *testing.T) {
 		{name: "unknown objective", args: []string{"solve", smallLevels, "--objective", "moves"}, wantCode: exitUsage, wantStderr: "unknown objective"},
 		{name: "unknown planner", args: []string{"solve", smallLevels, "--planners", "magic"}, wantCode: exitUsage, wantStderr: `unknown planner "magic"`},
 		{name: "no planners", args: []string{"solve", smallLevels, "--level", "3", "--planners", "none"}, wantCode: exitOK, wantStdout: "solved level 3"},
-		{name: "search share out of range", args: []string{"solve", smallLevels, "--search-share", "0"}, wantCode: exitUsage, wantStderr: "fallback.search_share"},
+		{name: "search share out of range", args: []string{"solve", smallLevels, "--search-share", "101"}, wantCode: exitUsage, wantStderr: "fallback.search_share"},
 		{name: "ida optimal", args: []string{"solve", smallLevels, "--level", "3", "--objective", "pushes", "--strategy", "ida"}, wantCode: exitOK, wantStdout: "push-optimal"},
 		{name: "greedy cannot prove by strategy", args: []string{"solve", smallLevels, "--strategy", "greedy", "--objective", "pushes"}, wantCode: exitUsage, wantStderr: "--strategy greedy cannot prove"},
 		{name: "unknown strategy", args: []string{"solve", smallLevels, "--strategy", "dfs"}, wantCode: exitUsage, wantStderr: "unknown strategy"},

@@ -226,36 +226,49 @@ const bigLevel = `
 `
 
 func TestSearchShare(t *testing.T) {
-	for _, share := range []int{0, 20, 50, 90} { // 0: DefaultSearchShare
-		clock := &stepClock{now: time.Unix(0, 0), step: time.Second}
-		var calls []string
-		var budget time.Duration
-		p := fakePlanner{name: "p", result: &sdk.PlanResult{Status: sdk.PlanGaveUp}, calls: &calls, budget: &budget}
-		res, err := Solve(context.Background(), Request{
-			Level: level(t, bigLevel), Objective: engine.ObjectivePushes, Heuristic: matching{},
-			Planners: []Planner{{Name: "p", Planner: p}}, SearchShare: share,
-			Budget: Budget{Time: 100 * time.Second, Memory: 64 << 20}, Clock: clock.Now,
+	tests := []struct {
+		objective engine.Objective
+		share     int // 0: the objective's default
+		want      int // percent of the 100 s the search should get
+	}{
+		{engine.ObjectivePushes, 0, 80},
+		{engine.ObjectiveAny, 0, 10},
+		{engine.ObjectivePushes, 20, 20},
+		{engine.ObjectivePushes, 50, 50},
+		{engine.ObjectivePushes, 90, 90},
+		{engine.ObjectiveAny, 50, 50},
+	}
+	for _, tt := range tests {
+		name := fmt.Sprintf("%v/%d", tt.objective, tt.share)
+		t.Run(name, func(t *testing.T) {
+			clock := &stepClock{now: time.Unix(0, 0), step: time.Second}
+			var calls []string
+			var budget time.Duration
+			p := fakePlanner{name: "p", result: &sdk.PlanResult{Status: sdk.PlanGaveUp}, calls: &calls, budget: &budget}
+			res, err := Solve(context.Background(), Request{
+				Level: level(t, bigLevel), Objective: tt.objective, Heuristic: matching{},
+				Planners: []Planner{{Name: "p", Planner: p}}, SearchShare: tt.share,
+				Budget: Budget{Time: 100 * time.Second, Memory: 64 << 20}, Clock: clock.Now,
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Runs[0].Status != "gave_up" {
+				t.Fatalf("the search ended %s (%s); the test needs it to run out of time", res.Runs[0].Status, res.Runs[0].Reason)
+			}
+			// The search stops at its share give or take a few clock
+			// readings (a second each); the planner gets the rest of the
+			// 100 s.
+			const slack = 3 * time.Second
+			searched := res.Search.Elapsed
+			wantSearch := time.Duration(tt.want) * time.Second
+			if searched < wantSearch || searched > wantSearch+slack {
+				t.Errorf("search ran %v, want about %v", searched, wantSearch)
+			}
+			if left := 100*time.Second - wantSearch; budget > left || budget < left-slack {
+				t.Errorf("planner budget %v, want about %v", budget, left)
+			}
 		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if res.Runs[0].Status != "gave_up" {
-			t.Fatalf("share %d: the search ended %s (%s); the test needs it to run out of time", share, res.Runs[0].Status, res.Runs[0].Reason)
-		}
-		// The search stops at its share give or take a few clock readings
-		// (a second each); the planner gets the rest of the 100 s.
-		const slack = 3 * time.Second
-		searched := res.Search.Elapsed
-		wantSearch := time.Duration(share) * time.Second
-		if share == 0 {
-			wantSearch = DefaultSearchShare * time.Second
-		}
-		if searched < wantSearch || searched > wantSearch+slack {
-			t.Errorf("share %d%%: search ran %v, want about %v", share, searched, wantSearch)
-		}
-		if left := 100*time.Second - wantSearch; budget > left || budget < left-slack {
-			t.Errorf("share %d%%: planner budget %v, want about %v", share, budget, left)
-		}
 	}
 }
 

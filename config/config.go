@@ -97,8 +97,8 @@ type Fallback struct {
 	Planners []string `mapstructure:"planners"`
 	// SearchShare is the percentage (1 to 100) of the time budget the
 	// exhaustive search gets when planners follow it. 0 means the
-	// solver's default for the solve's objective: 10 under any, 80 under
-	// pushes, where only the search can prove a solution optimal.
+	// solver's default for the solve's objective (see the table above):
+	// larger under pushes, where only the search can prove optimality.
 	SearchShare int `mapstructure:"search_share"`
 	// PlannerShare is the percentage (1 to 100) of the time left that each
 	// planner but the last gets; the last gets all that is left.

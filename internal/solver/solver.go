@@ -56,9 +56,9 @@ const DefaultPushesSearchShare = 80
 // Sasquatch I 44, which it solves about 7 s in.
 const DefaultPlannerShare = 20
 
-// DefaultShare is the search share a solve with objective o gets when its
+// defaultShare is the search share a solve with objective o gets when its
 // request leaves SearchShare at 0.
-func DefaultShare(o engine.Objective) int {
+func defaultShare(o engine.Objective) int {
 	if o == engine.ObjectivePushes {
 		return DefaultPushesSearchShare
 	}
@@ -249,7 +249,7 @@ func Solve(ctx context.Context, req Request) (*Result, error) {
 	}
 	share := req.SearchShare
 	if share <= 0 || share > 100 {
-		share = DefaultShare(req.Objective)
+		share = defaultShare(req.Objective)
 	}
 	if len(req.Planners) == 0 {
 		share = 100

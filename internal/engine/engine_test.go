@@ -616,6 +616,24 @@ func TestBudgets(t *testing.T) {
 				t.Errorf("report %d %+v does not follow %+v by 250 ms", i, reports[i], reports[i-1])
 			}
 		}
+		// Each report carries a position a GUI can draw: every box on its
+		// own floor square, the player on a free one.
+		for i, p := range reports {
+			seen := map[uint16]bool{}
+			for _, sq := range p.Boxes {
+				if int(sq) >= b.Squares || seen[sq] {
+					t.Errorf("report %d: boxes %v are not distinct floor squares", i, p.Boxes)
+					break
+				}
+				seen[sq] = true
+			}
+			if len(p.Boxes) != len(b.StartBoxes) || int(p.Player) >= b.Squares || seen[p.Player] {
+				t.Errorf("report %d: %d boxes (want %d), player on %d", i, len(p.Boxes), len(b.StartBoxes), p.Player)
+			}
+			if p.Generated < p.Nodes {
+				t.Errorf("report %d: %d pushes generated for %d expansions", i, p.Generated, p.Nodes)
+			}
+		}
 	})
 	t.Run("deadline without clock", func(t *testing.T) {
 		_, err := Solve(context.Background(), b, Options{Objective: ObjectiveAny, Heuristic: testHeuristic(b, RuleSumMin),

@@ -104,6 +104,12 @@ type Progress struct {
 	LowerBound int   // smallest f of the A* open list (under ObjectivePushes a lower bound on the optimum); -1 without one
 	Elapsed    time.Duration
 	Memory     int64 // bytes of table and open list touched so far
+	Generated  int64 // pushes tried
+	// Boxes and Player are the position the search stands on, in the
+	// board's square numbers (Board.Cell maps them to cells): a fresh copy
+	// per report, which a GUI may keep.
+	Boxes  []uint16
+	Player uint16
 }
 
 // Options configure one search.
@@ -1195,7 +1201,8 @@ func (s *searcher) checkBudget(g int) (st Status, reason string, end bool) {
 			if s.progress != nil && now.Sub(s.lastProgress) >= s.interval {
 				s.lastProgress = now
 				s.progress(Progress{Nodes: s.nodes, Stored: int64(s.tt.used), Depth: g, LowerBound: s.lowerBound(), Elapsed: now.Sub(s.start),
-					Memory: s.tt.bytesTouched() + int64(s.pool.peak)*openEntryBytes})
+					Memory: s.tt.bytesTouched() + int64(s.pool.peak)*openEntryBytes, Generated: s.generated,
+					Boxes: slices.Clone(s.boxes), Player: s.player})
 			}
 		}
 	}

@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"sync"
 
-	"github.com/spf13/pflag"
+	"github.com/spf13/cobra"
 
 	"github.com/sokod/sokod/internal/builtin"
 	"github.com/sokod/sokod/internal/engine"
@@ -68,47 +68,52 @@ type benchTask struct {
 	level *sokoban.Level
 }
 
-func benchCommand() command {
-	return command{
-		name: "bench",
-		args: "FILE... [--objective any|pushes] [--strategy NAME] [--heuristic NAME] [--deadlock NAME,...] [--jobs N] [--json]",
-		summary: "Solve every level of the files, verify each solution, and print a table with totals.\n" +
+func benchCommand(env *Env) *cobra.Command {
+	var (
+		objective, heuristic, strategy string
+		deadlocks                      []string
+		jobs                           int
+		asJSON                         bool
+	)
+	cmd := &cobra.Command{
+		Use:   "bench FILE... [--objective any|pushes] [--strategy NAME] [--heuristic NAME] [--deadlock NAME,...] [--jobs N] [--json]",
+		Short: "Solve every level of the files, verify each solution, and print a table with totals.",
+		Long: "Solve every level of the files, verify each solution, and print a table with totals.\n" +
 			"--time is the budget per level; --memory is per job. Exit code 0 unless a solution fails\n" +
 			"verification (1), a file is bad (3) or the run is interrupted (130).",
-		setup: func(fs *pflag.FlagSet) runFunc {
-			objective := fs.String("objective", "any", "`goal` of the search: any or pushes")
-			heuristic := fs.String("heuristic", builtin.DefaultHeuristic, "lower bound `name`: simple, greedy (any only), matching, or a plugin's (see sokod plugins list)")
-			deadlocks := fs.StringSlice("deadlock", nil, deadlockUsage)
-			strategy := fs.String("strategy", "best-first", strategyUsage)
-			jobs := fs.Int("jobs", 1, "levels solved at once, each with its own --memory")
-			asJSON := fs.Bool("json", false, "print JSON lines: one {kind: level, file, level, title, status, reason, pushes, moves, optimal, found_by, nodes, stored, nodes_per_second, seconds, memory_bytes} per level, then {kind: summary, levels, solved, optimal, unsolvable, gave_up, invalid, nodes, seconds, nodes_per_second, peak_memory_bytes, objective, heuristic, time_per_level, jobs}")
-			return func(ctx context.Context, env *Env, args []string) error {
-				if err := argsBetween(args, 1, 1<<20); err != nil {
-					return err
-				}
-				if *jobs < 1 {
-					return usagef("--jobs must be at least 1")
-				}
-				reg, _, closeRegistry := openRegistry(env)
-				defer closeRegistry()
-				settings, err := settingsFromFlags(ctx, env, reg, *objective, *strategy, *heuristic, *deadlocks)
+		Args: argsBetween(1, 1<<20),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx := cmd.Context()
+			if jobs < 1 {
+				return usagef("--jobs must be at least 1")
+			}
+			reg, _, closeRegistry := openRegistry(env)
+			defer closeRegistry()
+			settings, err := settingsFromFlags(ctx, env, reg, objective, strategy, heuristic, deadlocks)
+			if err != nil {
+				return err
+			}
+			var tasks []benchTask
+			for _, f := range args {
+				c, err := readCollection(env, f)
 				if err != nil {
 					return err
 				}
-				var tasks []benchTask
-				for _, f := range args {
-					c, err := readCollection(env, f)
-					if err != nil {
-						return err
-					}
-					for i, l := range c.Levels {
-						tasks = append(tasks, benchTask{file: f, index: i + 1, level: l})
-					}
+				for i, l := range c.Levels {
+					tasks = append(tasks, benchTask{file: f, index: i + 1, level: l})
 				}
-				return runBench(ctx, env, tasks, settings, *jobs, *asJSON)
 			}
+			return runBench(ctx, env, tasks, settings, jobs, asJSON)
 		},
 	}
+	fs := cmd.Flags()
+	fs.StringVar(&objective, "objective", "any", "`goal` of the search: any or pushes")
+	fs.StringVar(&heuristic, "heuristic", builtin.DefaultHeuristic, "lower bound `name`: simple, greedy (any only), matching, or a plugin's (see sokod plugins list)")
+	fs.StringSliceVar(&deadlocks, "deadlock", nil, deadlockUsage)
+	fs.StringVar(&strategy, "strategy", "best-first", strategyUsage)
+	fs.IntVar(&jobs, "jobs", 1, "levels solved at once, each with its own --memory")
+	fs.BoolVar(&asJSON, "json", false, "print JSON lines: one {kind: level, file, level, title, status, reason, pushes, moves, optimal, found_by, nodes, stored, nodes_per_second, seconds, memory_bytes} per level, then {kind: summary, levels, solved, optimal, unsolvable, gave_up, invalid, nodes, seconds, nodes_per_second, peak_memory_bytes, objective, heuristic, time_per_level, jobs}")
+	return cmd
 }
 
 func runBench(parent context.Context, env *Env, tasks []benchTask, s solveSettings, jobs int, asJSON bool) error {

@@ -1,13 +1,12 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
 
-	"github.com/spf13/pflag"
+	"github.com/spf13/cobra"
 )
 
 // levelInfo is one level in the output of "sokod levels --json".
@@ -26,40 +25,37 @@ type levelsOutput struct {
 	Levels []levelInfo `json:"levels"`
 }
 
-func levelsCommand() command {
-	return command{
-		name:    "levels",
-		args:    "FILE [--json]",
-		summary: "List the levels of a collection file (- for standard input).",
-		setup: func(fs *pflag.FlagSet) runFunc {
-			asJSON := fs.Bool("json", false, "print JSON: {file, levels: [{index, title, width, height, boxes, solved}]}")
-			return func(ctx context.Context, env *Env, args []string) error {
-				if err := argsBetween(args, 1, 1); err != nil {
-					return err
-				}
-				c, err := readCollection(env, args[0])
-				if err != nil {
-					return err
-				}
-				out := levelsOutput{File: args[0], Levels: make([]levelInfo, len(c.Levels))}
-				for i, l := range c.Levels {
-					out.Levels[i] = levelInfo{Index: i + 1, Title: l.Title, Width: l.Width(), Height: l.Height(), Boxes: l.Boxes(), Solved: l.Solved()}
-				}
-				if *asJSON {
-					return writeJSON(env.Stdout, out)
-				}
-				fmt.Fprintln(env.Stdout, "level  width  height  boxes  title")
-				for _, l := range out.Levels {
-					title := l.Title
-					if l.Solved {
-						title = strings.TrimSpace(title + " (already solved)")
-					}
-					fmt.Fprintf(env.Stdout, "%5d  %5d  %6d  %5d  %s\n", l.Index, l.Width, l.Height, l.Boxes, title)
-				}
-				return nil
+func levelsCommand(env *Env) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "levels FILE [--json]",
+		Short: "List the levels of a collection file (- for standard input).",
+		Args:  argsBetween(1, 1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			c, err := readCollection(env, args[0])
+			if err != nil {
+				return err
 			}
+			out := levelsOutput{File: args[0], Levels: make([]levelInfo, len(c.Levels))}
+			for i, l := range c.Levels {
+				out.Levels[i] = levelInfo{Index: i + 1, Title: l.Title, Width: l.Width(), Height: l.Height(), Boxes: l.Boxes(), Solved: l.Solved()}
+			}
+			if asJSON {
+				return writeJSON(env.Stdout, out)
+			}
+			fmt.Fprintln(env.Stdout, "level  width  height  boxes  title")
+			for _, l := range out.Levels {
+				title := l.Title
+				if l.Solved {
+					title = strings.TrimSpace(title + " (already solved)")
+				}
+				fmt.Fprintf(env.Stdout, "%5d  %5d  %6d  %5d  %s\n", l.Index, l.Width, l.Height, l.Boxes, title)
+			}
+			return nil
 		},
 	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON: {file, levels: [{index, title, width, height, boxes, solved}]}")
+	return cmd
 }
 
 // writeJSON writes v as indented JSON followed by a newline.

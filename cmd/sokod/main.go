@@ -9,20 +9,20 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"sort"
 	"strings"
 	"syscall"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
-	"github.com/spf13/pflag"
+	"github.com/spf13/cobra"
 
 	"github.com/sokod/sokod/config"
 	"github.com/sokod/sokod/internal/logging"
 )
 
 // Env is what every subcommand is given: its streams, the loaded
-// configuration, a logger and a clock. Nothing is global.
+// configuration, a logger and a clock. Nothing is global. Config and Log
+// are set once the flags are parsed, before a subcommand's RunE runs.
 type Env struct {
 	Stdin  io.Reader
 	Stdout io.Writer
@@ -32,32 +32,20 @@ type Env struct {
 	Now    func() time.Time
 }
 
-// runFunc runs a subcommand on its positional arguments once flags are
-// parsed and the configuration is loaded.
-type runFunc func(ctx context.Context, env *Env, args []string) error
-
-// command is one subcommand. setup defines the command's own flags on fs
-// and returns the function that runs it; the flags it binds are parsed by
-// the time that function is called.
-type command struct {
-	name    string
-	args    string // synopsis after the name, for help
-	summary string
-	setup   func(fs *pflag.FlagSet) runFunc
-}
-
-// commands lists the subcommands; each lives in a file of its own name.
-func commands() []command {
-	return []command{
-		levelsCommand(),
-		verifyCommand(),
-		solveCommand(),
-		benchCommand(),
-		configCommand(),
-		versionCommand(),
-		pluginsCommand(),
-		serveCommand(),
-		statusCommand(),
+// subcommands lists the subcommands. Each lives in a file of its own name,
+// as a function that builds its *cobra.Command over env: adding a
+// subcommand is that file and one line here.
+func subcommands(env *Env) []*cobra.Command {
+	return []*cobra.Command{
+		levelsCommand(env),
+		verifyCommand(env),
+		solveCommand(env),
+		benchCommand(env),
+		configCommand(env),
+		versionCommand(env),
+		pluginsCommand(env),
+		serveCommand(env),
+		statusCommand(env),
 	}
 }
 
@@ -70,56 +58,13 @@ func main() {
 
 // run executes one sokod invocation and returns its exit code.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	cmds := commands()
-	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
-		if len(args) > 1 {
-			args = []string{args[1], "--help"}
-		} else {
-			printUsage(stdout, cmds)
-			if len(args) == 0 {
-				return exitUsage
-			}
-			return exitOK
-		}
-	}
-	var cmd *command
-	for i := range cmds {
-		if cmds[i].name == args[0] {
-			cmd = &cmds[i]
-		}
-	}
-	if cmd == nil {
-		fmt.Fprintf(stderr, "sokod: unknown command %q\n\n", args[0])
-		printUsage(stderr, cmds)
-		return exitUsage
-	}
-
-	fs := pflag.NewFlagSet("sokod "+cmd.name, pflag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.SortFlags = false
-	runCmd := cmd.setup(fs)
-	config.RegisterFlags(fs)
-	if err := fs.Parse(args[1:]); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			printCommandUsage(stdout, cmd, fs)
-			return exitOK
-		}
-		fmt.Fprintf(stderr, "sokod %s: %v\n", cmd.name, err)
-		printCommandUsage(stderr, cmd, fs)
-		return exitUsage
-	}
-	cfg, err := config.Load(config.LoadOptions{Flags: fs})
-	if err != nil {
-		fmt.Fprintf(stderr, "sokod %s: configuration: %v\n", cmd.name, err)
-		return exitUsage
-	}
-	log, err := logging.New(stderr, cfg.Log.Level, cfg.Log.Format)
-	if err != nil {
-		fmt.Fprintf(stderr, "sokod %s: %v\n", cmd.name, err)
-		return exitUsage
-	}
-	env := &Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, Config: cfg, Log: log, Now: time.Now}
-	err = runCmd(ctx, env, fs.Args())
+	env := &Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, Now: time.Now}
+	root := newRootCommand(env)
+	root.SetArgs(args)
+	root.SetIn(stdin)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	cmd, err := root.ExecuteContextC(ctx)
 	if err == nil {
 		return exitOK
 	}
@@ -127,42 +72,138 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	var usage *usageError
 	switch {
 	case errors.As(err, &usage):
-		fmt.Fprintf(stderr, "sokod %s: %v\n", cmd.name, err)
-		printCommandUsage(stderr, cmd, fs)
+		fmt.Fprintf(stderr, "%s: %v\n", cmd.CommandPath(), err)
+		printUsage(stderr, cmd)
 	case errors.Is(err, errSilent):
 		// The command has already said everything on stdout.
 	default:
-		fmt.Fprintf(stderr, "sokod %s: %v\n", cmd.name, err)
+		fmt.Fprintf(stderr, "%s: %v\n", cmd.CommandPath(), err)
 	}
 	return code
 }
 
-func printUsage(w io.Writer, cmds []command) {
-	fmt.Fprintln(w, "sokod: a Sokoban solver daemon and its tools.")
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, "Usage: sokod COMMAND [ARGS] [FLAGS]")
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, "Commands:")
-	sorted := append([]command(nil), cmds...)
-	sort.Slice(sorted, func(i, j int) bool { return sorted[i].name < sorted[j].name })
-	for _, c := range sorted {
-		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
+// newRootCommand builds the sokod command and its subcommands over env.
+// The configuration flags are the root's persistent flags, so every
+// command takes them; the configuration is loaded from them (and the file
+// and environment beneath) before a subcommand runs.
+func newRootCommand(env *Env) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "sokod",
+		Short: "sokod: a Sokoban solver daemon and its tools.",
+		// A root with arguments left is an unknown command; cobra's own
+		// check would return an untyped error, not a usage error.
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return usagef("unknown command %q", args[0])
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			printUsage(env.Stdout, cmd)
+			return withCode(exitUsage, errSilent)
+		},
+		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
+			if !needsConfig(cmd) {
+				return nil
+			}
+			cfg, err := config.Load(config.LoadOptions{Flags: cmd.Flags()})
+			if err != nil {
+				return withCode(exitUsage, fmt.Errorf("configuration: %w", err))
+			}
+			log, err := logging.New(env.Stderr, cfg.Log.Level, cfg.Log.Format)
+			if err != nil {
+				return withCode(exitUsage, err)
+			}
+			env.Config, env.Log = cfg, log
+			return nil
+		},
+		SilenceErrors: true,
+		SilenceUsage:  true,
 	}
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, `Run "sokod help COMMAND" for a command's arguments and flags.`)
-	fmt.Fprintln(w, "Exit codes: 0 success, 1 internal error, 2 usage, 3 bad input, 4 invalid solution,")
-	fmt.Fprintln(w, "5 unsolvable, 6 gave up, 130 interrupted.")
+	root.PersistentFlags().SortFlags = false
+	config.RegisterFlags(root.PersistentFlags())
+	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
+		return &usageError{msg: err.Error()}
+	})
+	root.SetUsageFunc(func(cmd *cobra.Command) error {
+		printUsage(cmd.OutOrStderr(), cmd)
+		return nil
+	})
+	root.SetHelpFunc(func(cmd *cobra.Command, args []string) {
+		printUsage(cmd.OutOrStdout(), cmd)
+	})
+	for _, c := range subcommands(env) {
+		c.Flags().SortFlags = false
+		root.AddCommand(c)
+	}
+	return root
 }
 
-func printCommandUsage(w io.Writer, c *command, fs *pflag.FlagSet) {
-	fmt.Fprintf(w, "Usage: sokod %s %s\n\n%s\n\nFlags:\n", c.name, c.args, c.summary)
-	fs.SetOutput(w)
-	fs.PrintDefaults()
-	fs.SetOutput(io.Discard)
+// needsConfig reports whether cmd runs on the configuration: help and the
+// shell-completion commands do not, so a bad configuration never stops them.
+func needsConfig(cmd *cobra.Command) bool {
+	for c := cmd; c != nil; c = c.Parent() {
+		switch c.Name() {
+		case "help", "completion", cobra.ShellCompRequestCmd, cobra.ShellCompNoDescRequestCmd:
+			return false
+		}
+	}
+	return true
 }
 
-// argsBetween checks the number of positional arguments.
-func argsBetween(args []string, lo, hi int) error {
+// printUsage prints cmd's usage: its synopsis and description, its
+// subcommands, its own flags and the configuration flags.
+func printUsage(w io.Writer, cmd *cobra.Command) {
+	if !cmd.HasParent() {
+		fmt.Fprintln(w, cmd.Short)
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, "Usage: sokod COMMAND [ARGS] [FLAGS]")
+	} else {
+		_, synopsis, _ := strings.Cut(cmd.Use, " ")
+		fmt.Fprintf(w, "Usage: %s %s\n\n%s\n", cmd.CommandPath(), synopsis, description(cmd))
+	}
+	if cmd.HasAvailableSubCommands() {
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, "Commands:")
+		for _, c := range cmd.Commands() {
+			if c.IsAvailableCommand() || c.Name() == "help" {
+				fmt.Fprintf(w, "  %-10s %s\n", c.Name(), c.Short)
+			}
+		}
+	}
+	if cmd.HasAvailableLocalFlags() && cmd.HasParent() {
+		fmt.Fprintf(w, "\nFlags:\n%s", cmd.LocalFlags().FlagUsages())
+	}
+	if !cmd.HasParent() {
+		fmt.Fprintf(w, "\nConfiguration flags, taken by every command:\n%s", cmd.PersistentFlags().FlagUsages())
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, `Run "sokod help COMMAND" for a command's arguments and flags.`)
+		fmt.Fprintln(w, "Exit codes: 0 success, 1 internal error, 2 usage, 3 bad input, 4 invalid solution,")
+		fmt.Fprintln(w, "5 unsolvable, 6 gave up, 130 interrupted.")
+	} else if cmd.HasAvailableInheritedFlags() {
+		// The root's set, not InheritedFlags, which cobra sorts by name.
+		fmt.Fprintf(w, "\nConfiguration flags:\n%s", cmd.Root().PersistentFlags().FlagUsages())
+	}
+}
+
+// description is a command's Long text, or its Short one without Long.
+func description(cmd *cobra.Command) string {
+	if cmd.Long != "" {
+		return cmd.Long
+	}
+	return cmd.Short
+}
+
+// argsBetween returns a check that a command has from lo to hi positional
+// arguments; its errors are usage errors.
+func argsBetween(lo, hi int) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		return checkArgs(args, lo, hi)
+	}
+}
+
+// checkArgs checks the number of positional arguments.
+func checkArgs(args []string, lo, hi int) error {
 	switch {
 	case len(args) < lo:
 		return usagef("expected at least %d argument(s), got %d", lo, len(args))

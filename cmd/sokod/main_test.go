@@ -21,9 +21,15 @@ type result struct {
 
 func runSokod(t *testing.T, stdin string, args ...string) result {
 	t.Helper()
+	return runSokodEnv(t, nil, stdin, args...)
+}
+
+// runSokodEnv is runSokod with the SOKOD_* variables of env set.
+func runSokodEnv(t *testing.T, env map[string]string, stdin string, args ...string) result {
+	t.Helper()
 	// Keep the caller's environment out of the configuration.
 	for _, k := range []string{"SOKOD_CONFIG", "SOKOD_LOG_LEVEL", "SOKOD_LOG_FORMAT", "SOKOD_LIMITS_TIME"} {
-		t.Setenv(k, "")
+		t.Setenv(k, env[k])
 	}
 	var out, errOut bytes.Buffer
 	code := run(context.Background(), args, strings.NewReader(stdin), &out, &errOut)
@@ -170,5 +176,44 @@ func TestReadmeFirstCommand(t *testing.T) {
 	v := runSokod(t, "", "verify", example, lines[1])
 	if v.code != exitOK {
 		t.Errorf("the LURD that solve printed, %q, does not verify: %s", lines[1], v.stdout)
+	}
+}
+
+// TestHelp checks the help of the cobra command tree: where it goes, its
+// exit code, and that a bad configuration does not stop it.
+func TestHelp(t *testing.T) {
+	tests := []struct {
+		name     string
+		args     []string
+		logLevel string // SOKOD_LOG_LEVEL
+		wantCode int
+		// wantStdout are parts of stdout, in this order.
+		wantStdout []string
+	}{
+		{name: "help verify", args: []string{"help", "verify"}, wantStdout: []string{
+			"Usage: sokod verify FILE [--level N] SOLUTION|--solution-file F [--json]\n", "Flags:\n", "--level", "--solution-file", "--json",
+			"Configuration flags:\n", "--config", "--log-level", "--time", "--memory"}},
+		{name: "verify --help", args: []string{"verify", "--help"}, wantStdout: []string{"Usage: sokod verify"}},
+		{name: "help with a bad configuration", args: []string{"help", "solve"}, logLevel: "loud", wantStdout: []string{"Usage: sokod solve FILE"}},
+		{name: "help", args: []string{"help"}, wantStdout: []string{"Commands:\n", "  bench ", "  verify ", "Exit codes:"}},
+		{name: "no command", args: nil, wantCode: exitUsage, wantStdout: []string{"Usage: sokod COMMAND"}},
+		{name: "config without show", args: []string{"config"}, wantCode: exitUsage},
+		{name: "bad configuration stops a command", args: []string{"version"}, logLevel: "loud", wantCode: exitUsage},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := runSokodEnv(t, map[string]string{"SOKOD_LOG_LEVEL": tc.logLevel}, "", tc.args...)
+			if r.code != tc.wantCode {
+				t.Errorf("exit code %d, want %d\nstdout: %s\nstderr: %s", r.code, tc.wantCode, r.stdout, r.stderr)
+			}
+			rest := r.stdout
+			for _, part := range tc.wantStdout {
+				i := strings.Index(rest, part)
+				if i < 0 {
+					t.Fatalf("stdout lacks %q after the parts before it:\n%s", part, r.stdout)
+				}
+				rest = rest[i+len(part):]
+			}
+		})
 	}
 }

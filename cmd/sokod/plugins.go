@@ -1,13 +1,12 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"strings"
 	"text/tabwriter"
 
-	"github.com/spf13/pflag"
+	"github.com/spf13/cobra"
 
 	"github.com/sokod/sokod/internal/pluginhost"
 )
@@ -36,38 +35,46 @@ func openRegistry(env *Env) (*pluginhost.Registry, *pluginhost.Host, func()) {
 	return pluginhost.NewRegistry(host, env.Log), host, host.Close
 }
 
-func pluginsCommand() command {
-	return command{
-		name: "plugins",
-		args: "list [--json]",
-		summary: "List the components sokod can use: the built-in ones and those of the plugins found in\n" +
-			"plugins.dirs (--plugin-dir), which are started to ask what they serve. A plugin whose name a\n" +
-			"built-in holds is named plugin:NAME. Columns: name, kind, version, state, source, capabilities.",
-		setup: func(fs *pflag.FlagSet) runFunc {
-			asJSON := fs.Bool("json", false, "print JSON: {components: [{name, kind, version, source, summary, capabilities, state, error}], warnings}")
-			return func(ctx context.Context, env *Env, args []string) error {
-				if err := argsBetween(args, 1, 1); err != nil {
-					return err
-				}
-				if args[0] != "list" {
-					return usagef("unknown plugins subcommand %q: want list", args[0])
-				}
-				reg, host, closeHost := openRegistry(env)
-				defer closeHost()
-				if err := host.Start(ctx); err != nil {
-					return err
-				}
-				out := pluginsOutput{Components: reg.List(), Warnings: []string{}}
-				for _, w := range host.Warnings() {
-					out.Warnings = append(out.Warnings, w.Error())
-				}
-				if *asJSON {
-					return writeJSON(env.Stdout, out)
-				}
-				return printPlugins(env.Stdout, out)
+func pluginsCommand(env *Env) *cobra.Command {
+	const summary = "List the components sokod can use: the built-in ones and those of the plugins found in\n" +
+		"plugins.dirs (--plugin-dir), which are started to ask what they serve. A plugin whose name a\n" +
+		"built-in holds is named plugin:NAME. Columns: name, kind, version, state, source, capabilities."
+	cmd := &cobra.Command{
+		Use:   "plugins list [--json]",
+		Short: "List the components sokod can use, built-in and plugin.",
+		Long:  summary,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return usagef(`expected "plugins list"`)
 			}
+			return usagef("unknown plugins subcommand %q: want list", args[0])
 		},
 	}
+	var asJSON bool
+	list := &cobra.Command{
+		Use:   "list [--json]",
+		Short: cmd.Short,
+		Long:  summary,
+		Args:  argsBetween(0, 0),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			reg, host, closeHost := openRegistry(env)
+			defer closeHost()
+			if err := host.Start(cmd.Context()); err != nil {
+				return err
+			}
+			out := pluginsOutput{Components: reg.List(), Warnings: []string{}}
+			for _, w := range host.Warnings() {
+				out.Warnings = append(out.Warnings, w.Error())
+			}
+			if asJSON {
+				return writeJSON(env.Stdout, out)
+			}
+			return printPlugins(env.Stdout, out)
+		},
+	}
+	list.Flags().BoolVar(&asJSON, "json", false, "print JSON: {components: [{name, kind, version, source, summary, capabilities, state, error}], warnings}")
+	cmd.AddCommand(list)
+	return cmd
 }
 
 func printPlugins(w io.Writer, o pluginsOutput) error {

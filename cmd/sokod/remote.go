@@ -10,7 +10,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/spf13/pflag"
+	"github.com/spf13/cobra"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials/insecure"
@@ -298,57 +298,59 @@ type statusJob struct {
 	Seconds   float64 `json:"seconds"`
 }
 
-func statusCommand() command {
-	return command{
-		name: "status",
-		args: "[--remote ADDRESS] [--json]",
-		summary: "List the running and queued jobs of a daemon, and its admission limits. The address\n" +
+func statusCommand(env *Env) *cobra.Command {
+	var (
+		remote string
+		asJSON bool
+	)
+	cmd := &cobra.Command{
+		Use:   "status [--remote ADDRESS] [--json]",
+		Short: "List the running and queued jobs of a daemon, and its admission limits.",
+		Long: "List the running and queued jobs of a daemon, and its admission limits. The address\n" +
 			"defaults to the daemon's socket (listen.unix, else $XDG_RUNTIME_DIR/sokod.sock).",
-		setup: func(fs *pflag.FlagSet) runFunc {
-			remote := fs.String("remote", "", "daemon `address`: unix:///PATH, a socket path, or HOST:PORT (default the configured socket)")
-			asJSON := fs.Bool("json", false, "print JSON: {address, jobs: [{id, state, title, objective, heuristic, memory, submitted, started, phase, component, nodes, seconds}], max_jobs, queue_capacity, memory_reserved, memory_cap}")
-			return func(ctx context.Context, env *Env, args []string) error {
-				if err := argsBetween(args, 0, 0); err != nil {
-					return err
-				}
-				addr := *remote
-				if addr == "" {
-					addr = "unix://" + socketPath(env)
-				}
-				client, closeConn, err := dialDaemon(addr)
-				if err != nil {
-					return err
-				}
-				defer closeConn()
-				cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-				defer cancel()
-				resp, err := client.ListJobs(cctx, &sokodv1.ListJobsRequest{})
-				if err != nil {
-					return remoteError(addr, err)
-				}
-				out := statusOutput{Address: addr, Jobs: []statusJob{}, MaxJobs: int(resp.MaxJobs), QueueCapacity: int(resp.QueueCapacity),
-					MemoryReserved: resp.MemoryReservedBytes, MemoryCap: resp.MemoryCapBytes}
-				for _, j := range resp.Jobs {
-					sj := statusJob{ID: j.Id, State: "queued", Title: j.Title, Objective: objectiveName(j.Objective), Heuristic: j.Heuristic,
-						Memory: j.MemoryBytes, Submitted: j.GetSubmitted().AsTime()}
-					if j.State == sokodv1.JobState_JOB_STATE_RUNNING {
-						sj.State = "running"
-						started := j.GetStarted().AsTime()
-						sj.Started = &started
-						if p := j.GetProgress(); p != nil {
-							sj.Phase, sj.Component, sj.Nodes = string(phaseOf(p.Phase)), p.Component, p.Nodes
-							sj.Seconds = p.GetElapsed().AsDuration().Seconds()
-						}
-					}
-					out.Jobs = append(out.Jobs, sj)
-				}
-				if *asJSON {
-					return writeJSON(env.Stdout, out)
-				}
-				return printStatus(env.Stdout, out)
+		Args: argsBetween(0, 0),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			addr := remote
+			if addr == "" {
+				addr = "unix://" + socketPath(env)
 			}
+			client, closeConn, err := dialDaemon(addr)
+			if err != nil {
+				return err
+			}
+			defer closeConn()
+			cctx, cancel := context.WithTimeout(cmd.Context(), 10*time.Second)
+			defer cancel()
+			resp, err := client.ListJobs(cctx, &sokodv1.ListJobsRequest{})
+			if err != nil {
+				return remoteError(addr, err)
+			}
+			out := statusOutput{Address: addr, Jobs: []statusJob{}, MaxJobs: int(resp.MaxJobs), QueueCapacity: int(resp.QueueCapacity),
+				MemoryReserved: resp.MemoryReservedBytes, MemoryCap: resp.MemoryCapBytes}
+			for _, j := range resp.Jobs {
+				sj := statusJob{ID: j.Id, State: "queued", Title: j.Title, Objective: objectiveName(j.Objective), Heuristic: j.Heuristic,
+					Memory: j.MemoryBytes, Submitted: j.GetSubmitted().AsTime()}
+				if j.State == sokodv1.JobState_JOB_STATE_RUNNING {
+					sj.State = "running"
+					started := j.GetStarted().AsTime()
+					sj.Started = &started
+					if p := j.GetProgress(); p != nil {
+						sj.Phase, sj.Component, sj.Nodes = string(phaseOf(p.Phase)), p.Component, p.Nodes
+						sj.Seconds = p.GetElapsed().AsDuration().Seconds()
+					}
+				}
+				out.Jobs = append(out.Jobs, sj)
+			}
+			if asJSON {
+				return writeJSON(env.Stdout, out)
+			}
+			return printStatus(env.Stdout, out)
 		},
 	}
+	fs := cmd.Flags()
+	fs.StringVar(&remote, "remote", "", "daemon `address`: unix:///PATH, a socket path, or HOST:PORT (default the configured socket)")
+	fs.BoolVar(&asJSON, "json", false, "print JSON: {address, jobs: [{id, state, title, objective, heuristic, memory, submitted, started, phase, component, nodes, seconds}], max_jobs, queue_capacity, memory_reserved, memory_cap}")
+	return cmd
 }
 
 func objectiveName(o sokodv1.Objective) string {

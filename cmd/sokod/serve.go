@@ -6,7 +6,7 @@ import (
 	"net"
 	"os"
 
-	"github.com/spf13/pflag"
+	"github.com/spf13/cobra"
 
 	"github.com/sokod/sokod/internal/server"
 )
@@ -20,22 +20,18 @@ func socketPath(env *Env) string {
 	return server.DefaultSocketPath(os.Getenv)
 }
 
-func serveCommand() command {
-	return command{
-		name: "serve",
-		args: "",
-		summary: "Run the daemon: the gRPC API (sokod.v1.SolverService, health, reflection) on the Unix\n" +
+func serveCommand(env *Env) *cobra.Command {
+	return &cobra.Command{
+		Use:   "serve",
+		Short: "Run the daemon: the gRPC API on a Unix socket and, if configured, loopback TCP.",
+		Long: "Run the daemon: the gRPC API (sokod.v1.SolverService, health, reflection) on the Unix\n" +
 			"socket listen.unix (default $XDG_RUNTIME_DIR/sokod.sock) and, when listen.tcp is set, on\n" +
 			"loopback TCP. Solves run at most server.max_jobs at once within server.memory_cap, with\n" +
 			"server.queue more waiting. SIGINT or SIGTERM cancel the jobs (their clients get CANCELLED),\n" +
 			"stop the server within server.shutdown_timeout and the plugins, and exit 0.",
-		setup: func(fs *pflag.FlagSet) runFunc {
-			return func(ctx context.Context, env *Env, args []string) error {
-				if err := argsBetween(args, 0, 0); err != nil {
-					return err
-				}
-				return serve(ctx, env)
-			}
+		Args: argsBetween(0, 0),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return serve(cmd.Context(), env)
 		},
 	}
 }

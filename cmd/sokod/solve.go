@@ -8,7 +8,7 @@ import (
 	"os"
 	"time"
 
-	"github.com/spf13/pflag"
+	"github.com/spf13/cobra"
 
 	"github.com/sokod/sokod/internal/builtin"
 	"github.com/sokod/sokod/internal/engine"
@@ -161,84 +161,90 @@ func isTerminal(w io.Writer) bool {
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
-func solveCommand() command {
-	return command{
-		name: "solve",
-		args: "FILE [--level N] [--objective any|pushes] [--strategy best-first|greedy|ida] [--heuristic NAME] [--deadlock NAME,...] [--json]",
-		summary: "Solve a level and print the solution in LURD with its metrics. The budget comes from\n" +
+func solveCommand(env *Env) *cobra.Command {
+	var (
+		level                          int
+		objective, heuristic, strategy string
+		deadlocks                      []string
+		remote                         string
+		asJSON                         bool
+	)
+	cmd := &cobra.Command{
+		Use:   "solve FILE [--level N] [--objective any|pushes] [--strategy best-first|greedy|ida] [--heuristic NAME] [--deadlock NAME,...] [--json]",
+		Short: "Solve a level and print the solution in LURD with its metrics.",
+		Long: "Solve a level and print the solution in LURD with its metrics. The budget comes from\n" +
 			"--time, --memory and --nodes (limits.* in the configuration). Exit codes: 0 solved,\n" +
 			"5 unsolvable, 6 gave up, 3 bad input, 130 interrupted.",
-		setup: func(fs *pflag.FlagSet) runFunc {
-			level := fs.Int("level", 1, "level `number` within FILE, from 1")
-			objective := fs.String("objective", "any", "`goal` of the search: any (a solution, fast) or pushes (fewest pushes, proved)")
-			heuristic := fs.String("heuristic", builtin.DefaultHeuristic, "lower bound `name`: simple, greedy (any only), matching, or a plugin's (see sokod plugins list)")
-			deadlocks := fs.StringSlice("deadlock", nil, deadlockUsage)
-			strategy := fs.String("strategy", "best-first", strategyUsage)
-			remote := fs.String("remote", "", remoteUsage)
-			asJSON := fs.Bool("json", false, "print JSON: {file, level, title, status (solved|unsolvable|gave_up), reason, solution, moves, pushes, box_lines, box_changes, optimal, found_by, phase, nodes, stored, seconds, heuristic, objective, runs: [{phase, component, status, reason, nodes}]}")
-			return func(ctx context.Context, env *Env, args []string) error {
-				if err := argsBetween(args, 1, 1); err != nil {
-					return err
-				}
-				if *remote != "" {
-					return solveRemote(ctx, env, *remote, args[0], remoteSolveFlags{level: *level, objective: *objective,
-						strategy: *strategy, heuristic: *heuristic, deadlocks: *deadlocks, asJSON: *asJSON})
-				}
-				reg, _, closeRegistry := openRegistry(env)
-				defer closeRegistry()
-				settings, err := settingsFromFlags(ctx, env, reg, *objective, *strategy, *heuristic, *deadlocks)
-				if err != nil {
-					return err
-				}
-				l, err := readLevel(env, args[0], *level)
-				if err != nil {
-					return err
-				}
-				var progress func(solver.Event)
-				live := !*asJSON && isTerminal(env.Stderr)
-				if live {
-					progress = func(e solver.Event) { fmt.Fprintf(env.Stderr, "\r\033[K%s", progressLine(e)) }
-				}
-				start := env.Now()
-				r, err := solveLevel(ctx, env, l, settings, nil, progress)
-				if live {
-					fmt.Fprint(env.Stderr, "\r\033[K")
-				}
-				if err != nil {
-					return err
-				}
-				out := solveOutput{
-					File: args[0], Level: *level, Title: l.Title,
-					Status: solver.StatusName(r.Status), Reason: r.Reason,
-					Optimal: r.Optimal, FoundBy: r.FoundBy, Phase: string(r.FoundIn),
-					Nodes: r.Search.Nodes, Stored: r.Search.Stored,
-					Seconds:   env.Now().Sub(start).Seconds(),
-					Heuristic: r.Heuristic, Objective: r.Objective.String(), Runs: r.Runs,
-				}
-				if r.Status == engine.Solved {
-					out.Solution = r.Solution.String()
-					out.Moves, out.Pushes = r.Metrics.Moves, r.Metrics.Pushes
-					out.BoxLines, out.BoxChanges = r.Metrics.BoxLines, r.Metrics.BoxChanges
-				}
-				if *asJSON {
-					if err := writeJSON(env.Stdout, out); err != nil {
-						return err
-					}
-				} else {
-					printSolve(env.Stdout, out)
-				}
-				switch {
-				case r.Status == engine.Solved:
-					return nil
-				case r.Status == engine.Unsolvable:
-					return withCode(exitUnsolvable, errSilent)
-				case r.Reason == engine.ReasonCancelled && ctx.Err() != nil:
-					return withCode(exitInterrupted, errSilent)
-				}
-				return withCode(exitGaveUp, errSilent)
+		Args: argsBetween(1, 1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx := cmd.Context()
+			if remote != "" {
+				return solveRemote(ctx, env, remote, args[0], remoteSolveFlags{level: level, objective: objective,
+					strategy: strategy, heuristic: heuristic, deadlocks: deadlocks, asJSON: asJSON})
 			}
+			reg, _, closeRegistry := openRegistry(env)
+			defer closeRegistry()
+			settings, err := settingsFromFlags(ctx, env, reg, objective, strategy, heuristic, deadlocks)
+			if err != nil {
+				return err
+			}
+			l, err := readLevel(env, args[0], level)
+			if err != nil {
+				return err
+			}
+			var progress func(solver.Event)
+			live := !asJSON && isTerminal(env.Stderr)
+			if live {
+				progress = func(e solver.Event) { fmt.Fprintf(env.Stderr, "\r\033[K%s", progressLine(e)) }
+			}
+			start := env.Now()
+			r, err := solveLevel(ctx, env, l, settings, nil, progress)
+			if live {
+				fmt.Fprint(env.Stderr, "\r\033[K")
+			}
+			if err != nil {
+				return err
+			}
+			out := solveOutput{
+				File: args[0], Level: level, Title: l.Title,
+				Status: solver.StatusName(r.Status), Reason: r.Reason,
+				Optimal: r.Optimal, FoundBy: r.FoundBy, Phase: string(r.FoundIn),
+				Nodes: r.Search.Nodes, Stored: r.Search.Stored,
+				Seconds:   env.Now().Sub(start).Seconds(),
+				Heuristic: r.Heuristic, Objective: r.Objective.String(), Runs: r.Runs,
+			}
+			if r.Status == engine.Solved {
+				out.Solution = r.Solution.String()
+				out.Moves, out.Pushes = r.Metrics.Moves, r.Metrics.Pushes
+				out.BoxLines, out.BoxChanges = r.Metrics.BoxLines, r.Metrics.BoxChanges
+			}
+			if asJSON {
+				if err := writeJSON(env.Stdout, out); err != nil {
+					return err
+				}
+			} else {
+				printSolve(env.Stdout, out)
+			}
+			switch {
+			case r.Status == engine.Solved:
+				return nil
+			case r.Status == engine.Unsolvable:
+				return withCode(exitUnsolvable, errSilent)
+			case r.Reason == engine.ReasonCancelled && ctx.Err() != nil:
+				return withCode(exitInterrupted, errSilent)
+			}
+			return withCode(exitGaveUp, errSilent)
 		},
 	}
+	fs := cmd.Flags()
+	fs.IntVar(&level, "level", 1, "level `number` within FILE, from 1")
+	fs.StringVar(&objective, "objective", "any", "`goal` of the search: any (a solution, fast) or pushes (fewest pushes, proved)")
+	fs.StringVar(&heuristic, "heuristic", builtin.DefaultHeuristic, "lower bound `name`: simple, greedy (any only), matching, or a plugin's (see sokod plugins list)")
+	fs.StringSliceVar(&deadlocks, "deadlock", nil, deadlockUsage)
+	fs.StringVar(&strategy, "strategy", "best-first", strategyUsage)
+	fs.StringVar(&remote, "remote", "", remoteUsage)
+	fs.BoolVar(&asJSON, "json", false, "print JSON: {file, level, title, status (solved|unsolvable|gave_up), reason, solution, moves, pushes, box_lines, box_changes, optimal, found_by, phase, nodes, stored, seconds, heuristic, objective, runs: [{phase, component, status, reason, nodes}]}")
+	return cmd
 }
 
 func printSolve(w io.Writer, o solveOutput) {

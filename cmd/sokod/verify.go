@@ -1,11 +1,10 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 
-	"github.com/spf13/pflag"
+	"github.com/spf13/cobra"
 
 	"github.com/sokod/sokod/sokoban"
 )
@@ -32,67 +31,71 @@ type stepErrorJSON struct {
 	Message string `json:"message"`
 }
 
-func verifyCommand() command {
-	return command{
-		name:    "verify",
-		args:    "FILE [--level N] SOLUTION|--solution-file F [--json]",
-		summary: "Replay a LURD solution on a level and print its metrics, or the first illegal step.",
-		setup: func(fs *pflag.FlagSet) runFunc {
-			level := fs.Int("level", 1, "level `number` within FILE, from 1")
-			solFile := fs.String("solution-file", "", "read the solution from `file` (- for standard input) instead of an argument")
-			asJSON := fs.Bool("json", false, "print JSON: {file, level, title, valid, legal, moves, pushes, box_lines, box_changes, pushing_sessions, player_lines, solved, error}")
-			return func(ctx context.Context, env *Env, args []string) error {
-				want := 2
-				if *solFile != "" {
-					want = 1
-				}
-				if err := argsBetween(args, want, want); err != nil {
-					return err
-				}
-				if *solFile == "-" && args[0] == "-" {
-					return usagef("the level and the solution cannot both come from standard input")
-				}
-				l, err := readLevel(env, args[0], *level)
-				if err != nil {
-					return err
-				}
-				text := ""
-				if *solFile != "" {
-					b, err := readInput(env, *solFile)
-					if err != nil {
-						return err
-					}
-					text = string(b)
-				} else {
-					text = args[1]
-				}
-				sol, err := sokoban.ParseSolution(text)
-				if err != nil {
-					return withCode(exitBadInput, err)
-				}
-				m, err := sokoban.Replay(l, sol)
-				out := verifyOutput{File: args[0], Level: *level, Title: l.Title, Metrics: m, Legal: err == nil}
-				var se *sokoban.StepError
-				if errors.As(err, &se) {
-					out.Error = &stepErrorJSON{Step: se.Index, Move: string(se.Step.Byte()), Kind: se.Kind.String(), Message: se.Error()}
-				} else if err != nil {
-					return err
-				}
-				out.Valid = out.Legal && m.Solved
-				if *asJSON {
-					if err := writeJSON(env.Stdout, out); err != nil {
-						return err
-					}
-				} else {
-					printVerify(env, out)
-				}
-				if !out.Valid {
-					return withCode(exitInvalid, errSilent)
-				}
-				return nil
+func verifyCommand(env *Env) *cobra.Command {
+	var (
+		level   int
+		solFile string
+		asJSON  bool
+	)
+	cmd := &cobra.Command{
+		Use:   "verify FILE [--level N] SOLUTION|--solution-file F [--json]",
+		Short: "Replay a LURD solution on a level and print its metrics, or the first illegal step.",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			want := 2
+			if solFile != "" {
+				want = 1
 			}
+			if err := checkArgs(args, want, want); err != nil {
+				return err
+			}
+			if solFile == "-" && args[0] == "-" {
+				return usagef("the level and the solution cannot both come from standard input")
+			}
+			l, err := readLevel(env, args[0], level)
+			if err != nil {
+				return err
+			}
+			text := ""
+			if solFile != "" {
+				b, err := readInput(env, solFile)
+				if err != nil {
+					return err
+				}
+				text = string(b)
+			} else {
+				text = args[1]
+			}
+			sol, err := sokoban.ParseSolution(text)
+			if err != nil {
+				return withCode(exitBadInput, err)
+			}
+			m, err := sokoban.Replay(l, sol)
+			out := verifyOutput{File: args[0], Level: level, Title: l.Title, Metrics: m, Legal: err == nil}
+			var se *sokoban.StepError
+			if errors.As(err, &se) {
+				out.Error = &stepErrorJSON{Step: se.Index, Move: string(se.Step.Byte()), Kind: se.Kind.String(), Message: se.Error()}
+			} else if err != nil {
+				return err
+			}
+			out.Valid = out.Legal && m.Solved
+			if asJSON {
+				if err := writeJSON(env.Stdout, out); err != nil {
+					return err
+				}
+			} else {
+				printVerify(env, out)
+			}
+			if !out.Valid {
+				return withCode(exitInvalid, errSilent)
+			}
+			return nil
 		},
 	}
+	fs := cmd.Flags()
+	fs.IntVar(&level, "level", 1, "level `number` within FILE, from 1")
+	fs.StringVar(&solFile, "solution-file", "", "read the solution from `file` (- for standard input) instead of an argument")
+	fs.BoolVar(&asJSON, "json", false, "print JSON: {file, level, title, valid, legal, moves, pushes, box_lines, box_changes, pushing_sessions, player_lines, solved, error}")
+	return cmd
 }
 
 func printVerify(env *Env, o verifyOutput) {

@@ -1,0 +1,202 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/sokod/sokod/sokoban"
+)
+
+// Budget checks (clock, cancellation, progress) come every checkInterval
+// expansions. The interval adapts to the clock: it halves when checks are
+// more than checkSlow apart and doubles when they are less than checkFast
+// apart, so a board where one expansion takes a millisecond still checks
+// its deadline about every 10 ms. Without a clock it stays at checkMax.
+const (
+	checkMax  = 1024
+	checkSlow = 20 * time.Millisecond
+	checkFast = 5 * time.Millisecond
+)
+
+// Solve searches the level analysed in b. The error is for bad options and
+// internal errors only (a solution that fails replay is one, never
+// returned); running out of budget or cancellation is a GaveUp result.
+func Solve(ctx context.Context, b *Board, opts Options) (*Result, error) {
+	if b == nil {
+		return nil, errors.New("engine: nil board")
+	}
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	h := opts.Heuristic
+	if err := h.check(b); err != nil {
+		return nil, err
+	}
+	switch opts.Objective {
+	case ObjectiveAny:
+	case ObjectivePushes:
+		if !h.Admissible {
+			return nil, fmt.Errorf("engine: objective pushes needs an admissible heuristic; %q is not admissible", h.Name)
+		}
+	default:
+		return nil, fmt.Errorf("engine: unknown objective %d", opts.Objective)
+	}
+	switch {
+	case opts.Strategy > StrategyIDA:
+		return nil, fmt.Errorf("engine: unknown strategy %d", opts.Strategy)
+	case opts.Strategy == StrategyWeighted && opts.Weight < 1:
+		return nil, fmt.Errorf("engine: weighted search needs a weight of at least 1, not %d", opts.Weight)
+	}
+	for _, d := range opts.Deadlocks {
+		if err := d.check(b); err != nil {
+			return nil, err
+		}
+	}
+	if !opts.Budget.Deadline.IsZero() && opts.Clock == nil {
+		return nil, errors.New("engine: a deadline needs a clock")
+	}
+	if opts.Budget.Nodes < 0 || opts.Budget.Memory < 0 {
+		return nil, errors.New("engine: negative budget")
+	}
+	res := &Result{Heuristic: h.Name, Objective: opts.Objective}
+	if b.Impossible != "" {
+		res.Status = Unsolvable
+		res.Reason = b.Impossible
+		return res, nil
+	}
+	mem := opts.Budget.Memory
+	if mem == 0 {
+		mem = DefaultMemory
+	}
+	ws := opts.Workspace
+	if ws == nil {
+		ws = NewWorkspace(mem)
+	}
+	s := newSearcher(b, h, opts, ws)
+	res.Stats.MemoryReserved = ws.Bytes()
+	if s.clock != nil {
+		s.start = s.clock()
+		s.lastProgress, s.lastCheck = s.start, s.start
+	}
+	st, reason, goal := s.run(ctx)
+	s.addStats(&res.Stats)
+	if st == Unsolvable && s.gm.count > 0 {
+		// Goal macros cut moves, so this exhaustion proves nothing: search
+		// again without them, within what is left of the budget, so that
+		// Unsolvable always rests on the plain search.
+		res.Stats.GoalMacroRerun = true
+		s.finish()
+		again := opts
+		again.NoGoalMacros = true
+		first := s
+		s = newSearcher(b, h, again, ws)
+		s.start, s.lastProgress, s.lastCheck = first.start, first.lastProgress, first.lastCheck
+		// The node budget and the progress reports go on counting from
+		// the first search's expansions.
+		s.nodes = first.nodes
+		st, reason, goal = s.run(ctx)
+		s.nodes -= first.nodes
+		s.addStats(&res.Stats)
+		s.nodes += first.nodes
+	}
+	defer s.finish()
+	res.Status, res.Reason = st, reason
+	res.Stats.Stored = int64(s.tt.used)
+	if s.clock != nil {
+		res.Stats.Elapsed = s.clock().Sub(s.start)
+	}
+	if st != Solved {
+		return res, nil
+	}
+	pushes := s.pushPath(goal)
+	sol, err := buildSolution(b, pushes)
+	if err != nil {
+		return nil, err
+	}
+	m, err := sokoban.Replay(b.Level, sol)
+	if err != nil {
+		return nil, fmt.Errorf("engine: internal error: the solution found does not replay: %w", err)
+	}
+	if !m.Solved || m.Pushes != len(pushes) {
+		return nil, fmt.Errorf("engine: internal error: the solution found replays to solved=%v with %d pushes, want %d", m.Solved, m.Pushes, len(pushes))
+	}
+	res.Solution, res.Metrics = sol, m
+	res.Optimal = opts.Objective == ObjectivePushes && s.proofHolds && (s.cnt == nil || s.cnt.untrusty < 0)
+	return res, nil
+}
+
+// addStats adds the search's counts to st: a search run again after goal
+// macros (see Solve) reports the work of both runs.
+func (s *searcher) addStats(st *Stats) {
+	st.Nodes += s.nodes
+	st.Generated += s.generated
+	st.Duplicates += s.duplicates
+	st.Reopened += s.reopened
+	st.Deferred += s.deferred
+	st.Frozen += s.frozenPruned
+	st.Matching += s.matchPruned
+	st.Tables += s.tablePruned
+	st.Corrals += s.corrals
+	st.CorralDead += s.corralDead
+	st.Macros += s.macros
+	st.MacroPushes += s.macroPushes
+	st.Stuck += s.stuck
+	st.GoalMacros += s.gm.count
+	st.HomeMoves += s.gm.homes
+	st.GoalMacroPushes += s.gm.pushes
+	st.MaxDepth = max(st.MaxDepth, s.maxDepth)
+	st.InitialLB = s.initialLB
+	st.MemoryUsed = max(st.MemoryUsed, s.tt.bytesTouched()+int64(s.pool.peak)*openEntryBytes)
+}
+
+// finish clears the path bits the search left in the workspace.
+func (s *searcher) finish() {
+	for _, r := range s.pathRec {
+		s.clearOnPath(r)
+	}
+	s.pathRec = s.pathRec[:0]
+	s.pathPush = s.pathPush[:0]
+}
+
+// checkBudget counts toward the next budget check and, when it is due,
+// checks cancellation, the clock and the deadline, and reports progress (g
+// is the depth of the state about to be expanded). end is true when the
+// search must stop.
+func (s *searcher) checkBudget(g int) (st Status, reason string, end bool) {
+	if s.budget.Nodes > 0 && s.nodes >= s.budget.Nodes {
+		return GaveUp, ReasonNodes, true
+	}
+	if s.sinceCheck++; s.sinceCheck >= s.checkInterval {
+		s.sinceCheck = 0
+		if s.done != nil {
+			select {
+			case <-s.done:
+				return GaveUp, ReasonCancelled, true
+			default:
+			}
+		}
+		if s.clock != nil {
+			now := s.clock()
+			switch since := now.Sub(s.lastCheck); {
+			case since > checkSlow && s.checkInterval > 1:
+				s.checkInterval /= 2
+			case since < checkFast && s.checkInterval < checkMax:
+				s.checkInterval *= 2
+			}
+			s.lastCheck = now
+			if !s.budget.Deadline.IsZero() && !now.Before(s.budget.Deadline) {
+				return GaveUp, ReasonDeadline, true
+			}
+			if s.progress != nil && now.Sub(s.lastProgress) >= s.interval {
+				s.lastProgress = now
+				s.progress(Progress{Nodes: s.nodes, Stored: int64(s.tt.used), Depth: g, LowerBound: s.lowerBound(), Elapsed: now.Sub(s.start),
+					Memory: s.tt.bytesTouched() + int64(s.pool.peak)*openEntryBytes, Generated: s.generated,
+					Boxes: slices.Clone(s.boxes), Player: s.player})
+			}
+		}
+	}
+	return GaveUp, "", false
+}

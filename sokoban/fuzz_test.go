@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/sokod/sokod/sokoban"
 )
 
@@ -18,6 +19,7 @@ func FuzzParseCollection(f *testing.F) {
 		"2(2#)#|#@$.#|(2(2#))#\n; t\n",
 		"\t#####\n\t#@$.#\n\t#####\n",
 		"#@$X.#", "3(#-", "#-)#", "9999(9999())",
+		yascFile, "; #1\n#####\n#@$.#\n#####\nSolution\nrR\nSolver: x\nTwo\n#####\n#@$.#\n#####\n",
 	} {
 		f.Add(s)
 	}
@@ -25,6 +27,14 @@ func FuzzParseCollection(f *testing.F) {
 		c, err := sokoban.ParseCollection(src)
 		if err != nil {
 			return
+		}
+		text := c.Text()
+		back, err := sokoban.ParseCollection(text)
+		if err != nil {
+			t.Fatalf("collection written as %q does not parse: %v", text, err)
+		}
+		if diff := cmp.Diff(c, back, cmp.AllowUnexported(sokoban.Level{}), cmpopts.IgnoreFields(sokoban.Level{}, "Line"), cmpopts.IgnoreFields(sokoban.Snapshot{}, "Line")); diff != "" {
+			t.Fatalf("collection changed when written as %q (-want +got):\n%s", text, diff)
 		}
 		for i, l := range c.Levels {
 			for _, text := range []string{l.XSB(), l.RLE(), l.Text()} {

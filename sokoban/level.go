@@ -97,6 +97,9 @@ type Level struct {
 	// Comment holds the text of Comment: ... Comment-End: blocks and other
 	// free text lines that belong to the level, joined by newlines.
 	Comment string
+	// Snapshots are the saved games and solutions stored with the level,
+	// in source order.
+	Snapshots []Snapshot
 	// Line is the 1-based source line of the board's first row; 0 when the
 	// level was not parsed from text.
 	Line int

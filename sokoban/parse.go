@@ -54,8 +54,11 @@ func Parse(src string) (*Level, error) {
 // the next board: its title is the last ";" line among them, else the last
 // plain text line (a "Title:" note wins over both), notes are its notes, and other
 // lines join its comment, or the collection's Header before the first
-// board. "Comment:" ... "Comment-End:" blocks are kept whole. Line ends may
-// be LF or CRLF; trailing blanks are ignored.
+// board. "Comment:" ... "Comment-End:" blocks are kept whole. Saved games
+// and solutions after a board are its Snapshots: a line whose first word is
+// Solution, Snapshot, Save or Saved, directly followed by lines of LURD,
+// then the lines up to the next blank one (the snapshot's notes and
+// comment). Line ends may be LF or CRLF; trailing blanks are ignored.
 //
 // The first invalid level ends parsing with a *ParseError that names the
 // level, line, column and reason.
@@ -225,6 +228,9 @@ func noteLine(s string) (key, value string, ok bool) {
 // assignGap gives the text items between the boards prev and next (either
 // may be nil) to their owners, as ParseCollection documents.
 func assignGap(c *Collection, prev, next *Level, gap []item) {
+	if prev != nil {
+		gap = takeSnapshots(prev, gap, next != nil)
+	}
 	i := 0
 	if prev != nil {
 		// A ";" line after a board that has a title already starts the

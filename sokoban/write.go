@@ -71,21 +71,3 @@ func (l *Level) RLE() string {
 	}
 	return b.String()
 }
-
-// Text returns the level as a SOK block that ParseCollection reads back to
-// an equal Level: the title as a ";" line, the board, the notes, then the
-// comment as a Comment: ... Comment-End: block.
-func (l *Level) Text() string {
-	var b strings.Builder
-	if l.Title != "" {
-		b.WriteString("; " + l.Title + "\n")
-	}
-	b.WriteString(l.XSB())
-	for _, n := range l.Notes {
-		b.WriteString(n.Key + ": " + n.Value + "\n")
-	}
-	if l.Comment != "" {
-		b.WriteString("Comment:\n" + l.Comment + "\nComment-End:\n")
-	}
-	return b.String()
-}

@@ -1,6 +1,7 @@
 package sokoban
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"unicode"
@@ -31,6 +32,52 @@ type Snapshot struct {
 // solve the level.
 func (s Snapshot) IsSolution() bool {
 	return strings.EqualFold(leadingWord(s.Title), "solution")
+}
+
+// Check reads the snapshot's moves and replays them on l, as Replay does:
+// the error is a *SolutionError for malformed moves, a *StepError for an
+// illegal step; Metrics.Solved says whether the moves solve l.
+func (s Snapshot) Check(l *Level) (Metrics, error) {
+	sol, err := ParseSolution(s.Moves)
+	if err != nil {
+		return Metrics{}, err
+	}
+	return Replay(l, sol)
+}
+
+// SolvedInFile reports whether one of l's snapshots is a solution whose
+// moves solve l.
+func (l *Level) SolvedInFile() bool {
+	for _, s := range l.Snapshots {
+		if m, err := s.Check(l); s.IsSolution() && err == nil && m.Solved {
+			return true
+		}
+	}
+	return false
+}
+
+// AddSolution stores sol as a solution snapshot titled by SolutionTitle,
+// unless a stored solution that solves l is as good in both moves and
+// pushes or sol is empty, and reports whether it stored sol. It never removes a snapshot.
+// The error says why sol does not solve l.
+func (l *Level) AddSolution(sol Solution) (bool, error) {
+	m, err := Replay(l, sol)
+	if err != nil {
+		return false, err
+	}
+	if !m.Solved {
+		return false, errors.New("the solution does not solve the level")
+	}
+	if len(sol) == 0 {
+		return false, nil // the level starts solved: nothing to store
+	}
+	for _, s := range l.Snapshots {
+		if old, err := s.Check(l); s.IsSolution() && err == nil && old.Solved && old.Moves <= m.Moves && old.Pushes <= m.Pushes {
+			return false, nil
+		}
+	}
+	l.Snapshots = append(l.Snapshots, Snapshot{Title: SolutionTitle(m), Moves: sol.String()})
+	return true, nil
 }
 
 // SolutionTitle is the title sokod gives a solution it writes:

@@ -130,3 +130,57 @@ func TestSolutionTitle(t *testing.T) {
 		t.Errorf("SolutionTitle = %q, want %q", got, want)
 	}
 }
+
+func TestAddSolution(t *testing.T) {
+	// The box goes right twice: "RR", or "RlrR" with two moves more.
+	const board = "######\n#@$ .#\n######\n"
+	tests := []struct {
+		name      string
+		board     string // "" for board
+		stored    string // a snapshot block after the board; "" for none
+		add       string
+		wantAdded bool
+		wantErr   bool
+		wantTitle []string // the snapshots' titles afterwards
+	}{
+		{name: "nothing stored", add: "RR", wantAdded: true, wantTitle: []string{"Solution (2 moves, 2 pushes)"}},
+		{name: "as good stored", stored: "Solution\nRR\n", add: "RR", wantTitle: []string{"Solution"}},
+		{name: "better stored", stored: "Solution\nRR\n", add: "RlrR", wantTitle: []string{"Solution"}},
+		{name: "worse stored", stored: "Solution/Moves\nRlrR\n", add: "RR", wantAdded: true, wantTitle: []string{"Solution/Moves", "Solution (2 moves, 2 pushes)"}},
+		{name: "stored one does not solve", stored: "Solution\nR\n", add: "RR", wantAdded: true, wantTitle: []string{"Solution", "Solution (2 moves, 2 pushes)"}},
+		{name: "stored one is malformed", stored: "Solution\nR(R\n", add: "RR", wantAdded: true, wantTitle: []string{"Solution", "Solution (2 moves, 2 pushes)"}},
+		{name: "a saved game is no solution", stored: "Snapshot\nRR\n", add: "RR", wantAdded: true, wantTitle: []string{"Snapshot", "Solution (2 moves, 2 pushes)"}},
+		{name: "new one does not solve", add: "R", wantErr: true},
+		{name: "an empty solution of a solved level", board: "####\n#@*#\n####\n", add: ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			src := board
+			if tc.board != "" {
+				src = tc.board
+			}
+			if tc.stored != "" {
+				src += "\n" + tc.stored
+			}
+			l, err := sokoban.Parse(src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sol, err := sokoban.ParseSolution(tc.add)
+			if err != nil {
+				t.Fatal(err)
+			}
+			added, err := l.AddSolution(sol)
+			if (err != nil) != tc.wantErr || added != tc.wantAdded {
+				t.Errorf("AddSolution(%s) = %v, %v; want added %v, error %v", tc.add, added, err, tc.wantAdded, tc.wantErr)
+			}
+			var titles []string
+			for _, s := range l.Snapshots {
+				titles = append(titles, s.Title)
+			}
+			if diff := cmp.Diff(tc.wantTitle, titles); diff != "" {
+				t.Errorf("snapshot titles (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

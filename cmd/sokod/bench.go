@@ -41,6 +41,10 @@ type benchLevel struct {
 	// MemoryBytes is the search memory the level touched: table pages and
 	// open-list entries at their peak.
 	MemoryBytes int64 `json:"memory_bytes"`
+	// Solution is the verified solution in LURD; empty unless solved.
+	Solution string `json:"solution"`
+
+	sol sokoban.Solution // Solution, for bench --sok
 }
 
 // benchSummary is the last line of "sokod bench --json".
@@ -74,6 +78,7 @@ func benchCommand(env *Env) *cobra.Command {
 		deadlocks                      []string
 		jobs                           int
 		asJSON                         bool
+		sokPath                        string
 	)
 	cmd := &cobra.Command{
 		Use:   "bench FILE... [--objective any|pushes] [--strategy NAME] [--heuristic NAME] [--deadlock NAME,...] [--jobs N] [--json]",
@@ -93,7 +98,11 @@ func benchCommand(env *Env) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if sokPath != "" && len(args) != 1 {
+				return usagef("--sok takes the solutions of one FILE; got %d files", len(args))
+			}
 			var tasks []benchTask
+			var sok *sokFile
 			for _, f := range args {
 				c, err := readCollection(env, f)
 				if err != nil {
@@ -102,8 +111,11 @@ func benchCommand(env *Env) *cobra.Command {
 				for i, l := range c.Levels {
 					tasks = append(tasks, benchTask{file: f, index: i + 1, level: l})
 				}
+				if sokPath != "" {
+					sok = &sokFile{path: sokPath, c: c}
+				}
 			}
-			return runBench(ctx, env, tasks, settings, jobs, asJSON)
+			return runBench(ctx, env, tasks, settings, jobs, asJSON, sok)
 		},
 	}
 	fs := cmd.Flags()
@@ -112,11 +124,14 @@ func benchCommand(env *Env) *cobra.Command {
 	fs.StringSliceVar(&deadlocks, "deadlock", nil, deadlockUsage)
 	fs.StringVar(&strategy, "strategy", "best-first", strategyUsage)
 	fs.IntVar(&jobs, "jobs", 1, "levels solved at once, each with its own --memory")
-	fs.BoolVar(&asJSON, "json", false, "print JSON lines: one {kind: level, file, level, title, status, reason, pushes, moves, optimal, found_by, nodes, stored, nodes_per_second, seconds, memory_bytes} per level, then {kind: summary, levels, solved, optimal, unsolvable, gave_up, invalid, nodes, seconds, nodes_per_second, peak_memory_bytes, objective, heuristic, time_per_level, jobs}")
+	fs.StringVar(&sokPath, "sok", "", "write FILE's levels with their solutions to `path` as a SOK collection, as GUIs import it: stored solutions are kept, a new one is added unless a stored one is as good in moves and pushes; path may be FILE itself")
+	fs.BoolVar(&asJSON, "json", false, "print JSON lines: one {kind: level, file, level, title, status, reason, pushes, moves, optimal, found_by, nodes, stored, nodes_per_second, seconds, memory_bytes, solution} per level, then {kind: summary, levels, solved, optimal, unsolvable, gave_up, invalid, nodes, seconds, nodes_per_second, peak_memory_bytes, objective, heuristic, time_per_level, jobs}")
 	return cmd
 }
 
-func runBench(parent context.Context, env *Env, tasks []benchTask, s solveSettings, jobs int, asJSON bool) error {
+// runBench solves the tasks with jobs workers and prints a row for each in
+// task order, then the totals. sok, when not nil, gains each solution.
+func runBench(parent context.Context, env *Env, tasks []benchTask, s solveSettings, jobs int, asJSON bool, sok *sokFile) error {
 	// ctx also stops the workers when a level fails with an internal error.
 	ctx, cancel := context.WithCancel(parent)
 	defer cancel()
@@ -192,6 +207,13 @@ func runBench(parent context.Context, env *Env, tasks []benchTask, s solveSettin
 		sum.Nodes += r.Nodes
 		sum.Seconds += r.Seconds
 		sum.PeakMemory = max(sum.PeakMemory, r.MemoryBytes)
+		if sok != nil && r.Status == "solved" {
+			if err := sok.add(tasks[i].level, r.sol); err != nil {
+				firstErr = err
+				cancel()
+				break
+			}
+		}
 		if asJSON {
 			if err := writeJSONLine(env.Stdout, r); err != nil {
 				return err
@@ -213,6 +235,14 @@ func runBench(parent context.Context, env *Env, tasks []benchTask, s solveSettin
 		}
 	}
 	wg.Wait()
+	if sok != nil {
+		if err := sok.finish(); err != nil && firstErr == nil {
+			firstErr = err
+		}
+		if !asJSON && firstErr == nil {
+			fmt.Fprintf(env.Stdout, "wrote %s: %d solution(s) added\n", sok.path, sok.added)
+		}
+	}
 	switch {
 	case interrupted:
 		return withCode(exitInterrupted, parent.Err())
@@ -248,6 +278,9 @@ func benchOne(ctx context.Context, env *Env, t benchTask, s solveSettings, ws *e
 			out.Reason = fmt.Sprintf("the solution does not verify: %v", err)
 		}
 		out.Pushes, out.Moves = m.Pushes, m.Moves
+		if out.Status == "solved" {
+			out.Solution, out.sol = r.Solution.String(), r.Solution
+		}
 	}
 	return out, nil
 }

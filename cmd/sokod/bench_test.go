@@ -9,6 +9,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/sokod/sokod/sokoban"
 )
 
 func mustRead(t *testing.T, path string) string {
@@ -51,6 +53,10 @@ func TestBenchJSON(t *testing.T) {
 	if len(levels) != 12+4 {
 		t.Fatalf("%d level lines, want 16", len(levels))
 	}
+	small, err := sokoban.ParseCollection(mustRead(t, smallLevels))
+	if err != nil {
+		t.Fatal(err)
+	}
 	// In order, files then levels.
 	for i, l := range levels {
 		wantFile, wantLevel := smallLevels, i+1
@@ -62,6 +68,17 @@ func TestBenchJSON(t *testing.T) {
 		}
 		if wantFile == smallLevels && (l.Status != "solved" || !l.Optimal || l.Pushes == 0) {
 			t.Errorf("%s level %d: %+v, want solved optimally", l.File, l.Level, l)
+		}
+		if wantFile == smallLevels {
+			// The line carries the solution: it replays to the pushes and moves given.
+			sol, err := sokoban.ParseSolution(l.Solution)
+			if err != nil {
+				t.Fatalf("%s level %d: solution %q: %v", l.File, l.Level, l.Solution, err)
+			}
+			m, err := sokoban.Replay(small.Levels[i], sol)
+			if err != nil || !m.Solved || m.Pushes != l.Pushes || m.Moves != l.Moves {
+				t.Errorf("%s level %d: solution %q replays to %+v, %v; the line says %d pushes, %d moves", l.File, l.Level, l.Solution, m, err, l.Pushes, l.Moves)
+			}
 		}
 		if wantFile == unsolvableLevels && l.Status != "unsolvable" {
 			t.Errorf("%s level %d: %+v, want unsolvable", l.File, l.Level, l)

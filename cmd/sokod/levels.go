@@ -17,6 +17,10 @@ type levelInfo struct {
 	Height int    `json:"height"`
 	Boxes  int    `json:"boxes"`
 	Solved bool   `json:"solved"` // every box already on a goal
+	// Solutions counts the solutions stored in the file for the level.
+	Solutions int `json:"solutions"`
+	// SolvedInFile is true when one of them replays and solves the level.
+	SolvedInFile bool `json:"solved_in_file"`
 }
 
 // levelsOutput is the whole "sokod levels --json" document.
@@ -38,7 +42,13 @@ func levelsCommand(env *Env) *cobra.Command {
 			}
 			out := levelsOutput{File: args[0], Levels: make([]levelInfo, len(c.Levels))}
 			for i, l := range c.Levels {
-				out.Levels[i] = levelInfo{Index: i + 1, Title: l.Title, Width: l.Width(), Height: l.Height(), Boxes: l.Boxes(), Solved: l.Solved()}
+				out.Levels[i] = levelInfo{Index: i + 1, Title: l.Title, Width: l.Width(), Height: l.Height(), Boxes: l.Boxes(), Solved: l.Solved(),
+					SolvedInFile: l.SolvedInFile()}
+				for _, s := range l.Snapshots {
+					if s.IsSolution() {
+						out.Levels[i].Solutions++
+					}
+				}
 			}
 			if asJSON {
 				return writeJSON(env.Stdout, out)
@@ -46,15 +56,21 @@ func levelsCommand(env *Env) *cobra.Command {
 			fmt.Fprintln(env.Stdout, "level  width  height  boxes  title")
 			for _, l := range out.Levels {
 				title := l.Title
-				if l.Solved {
-					title = strings.TrimSpace(title + " (already solved)")
+				switch {
+				case l.Solved:
+					title += " (boxes already on goals)"
+				case l.SolvedInFile:
+					title += " (solved in the file)"
+				case l.Solutions > 0:
+					title += " (stored solutions do not solve it)"
 				}
+				title = strings.TrimSpace(title)
 				fmt.Fprintf(env.Stdout, "%5d  %5d  %6d  %5d  %s\n", l.Index, l.Width, l.Height, l.Boxes, title)
 			}
 			return nil
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON: {file, levels: [{index, title, width, height, boxes, solved}]}")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON: {file, levels: [{index, title, width, height, boxes, solved, solutions, solved_in_file}]}; solved: every box already on a goal; solutions: how many are stored in the file; solved_in_file: one of them solves the level")
 	return cmd
 }
 

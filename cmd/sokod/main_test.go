@@ -66,7 +66,8 @@ func TestExitCodesAndText(t *testing.T) {
 		{name: "verify malformed solution", args: []string{"verify", example, "dlx"}, wantCode: exitBadInput, wantStderr: "byte 3"},
 		{name: "verify no such level", args: []string{"verify", example, "--level", "2", "r"}, wantCode: exitBadInput, wantStderr: "has 1 level(s); there is no level 2"},
 		{name: "verify missing file", args: []string{"verify", "testdata/nope.xsb", "r"}, wantCode: exitBadInput, wantStderr: "no such file"},
-		{name: "verify missing solution", args: []string{"verify", example}, wantCode: exitUsage, wantStderr: "Usage: sokod verify"},
+		{name: "verify a file without stored solutions", args: []string{"verify", example}, wantCode: exitBadInput, wantStderr: "stores no solution to check"},
+		{name: "verify too many arguments", args: []string{"verify", example, "r", "r"}, wantCode: exitUsage, wantStderr: "Usage: sokod verify"},
 		{name: "levels of an invalid file", args: []string{"levels", "testdata/bad.xsb"}, wantCode: exitBadInput, wantStderr: "level 2: line 8, column 4: unknown character 'X'"},
 		{
 			name: "levels text", args: []string{"levels", example}, wantCode: exitOK,
@@ -191,7 +192,7 @@ func TestHelp(t *testing.T) {
 		wantStdout []string
 	}{
 		{name: "help verify", args: []string{"help", "verify"}, wantStdout: []string{
-			"Usage: sokod verify FILE [--level N] SOLUTION|--solution-file F [--json]\n", "Flags:\n", "--level", "--solution-file", "--json",
+			"Usage: sokod verify FILE [--level N] [SOLUTION|--solution-file F] [--json]\n", "Flags:\n", "--level", "--solution-file", "--json",
 			"Configuration flags:\n", "--config", "--log-level", "--time", "--memory"}},
 		{name: "verify --help", args: []string{"verify", "--help"}, wantStdout: []string{"Usage: sokod verify"}},
 		{name: "help with a bad configuration", args: []string{"help", "solve"}, logLevel: "loud", wantStdout: []string{"Usage: sokod solve FILE"}},

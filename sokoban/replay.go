@@ -66,20 +66,22 @@ type StepError struct {
 
 // Error returns "step N 'c': reason".
 func (e *StepError) Error() string {
-	var why string
+	return fmt.Sprintf("step %d %q %s from column %d, row %d: %s", e.Index, e.Step.Byte(), e.Step.Dir, e.X+1, e.Y+1, e.Why())
+}
+
+// Why says in words why the step is illegal, without its place.
+func (e *StepError) Why() string {
 	switch e.Kind {
 	case StepIntoWall:
-		why = "the player walks into a wall"
+		return "the player walks into a wall"
 	case BoxBlocked:
-		why = "the box is pushed into a wall or another box"
+		return "the box is pushed into a wall or another box"
 	case PushWrittenAsMove:
-		why = "this step pushes a box but is written as a move (lower case)"
+		return "this step pushes a box but is written as a move (lower case)"
 	case MoveWrittenAsPush:
-		why = "this step pushes no box but is written as a push (upper case)"
-	default:
-		why = e.Kind.String()
+		return "this step pushes no box but is written as a push (upper case)"
 	}
-	return fmt.Sprintf("step %d %q %s from column %d, row %d: %s", e.Index, e.Step.Byte(), e.Step.Dir, e.X+1, e.Y+1, why)
+	return e.Kind.String()
 }
 
 // Replay plays s on l and returns its metrics. At the first illegal step

@@ -210,7 +210,7 @@ func solveRemote(ctx context.Context, env *Env, addr, path string, f remoteSolve
 		Heuristic: res.Heuristic, Objective: obj.String(), Runs: []solver.Run{},
 	}
 	for _, r := range res.Runs {
-		out.Runs = append(out.Runs, solver.Run{Phase: phaseOf(r.Phase), Component: r.Component, Status: r.Status, Reason: r.Reason,
+		out.Runs = append(out.Runs, solver.Run{Phase: phaseOf(r.Phase), Component: r.Component, Status: runStatusName(r.Status), Reason: r.Reason,
 			Nodes: r.Nodes, Elapsed: r.GetElapsed().AsDuration()})
 	}
 	if res.Status == sokodv1.Status_STATUS_SOLVED {
@@ -246,6 +246,21 @@ func statusName(s sokodv1.Status) string {
 		return "unsolvable"
 	}
 	return "gave_up"
+}
+
+// runStatusName spells a component run's status as solver.Run does.
+func runStatusName(s sokodv1.RunStatus) string {
+	switch s {
+	case sokodv1.RunStatus_RUN_STATUS_SOLVED:
+		return solver.RunSolved
+	case sokodv1.RunStatus_RUN_STATUS_UNSOLVABLE:
+		return solver.RunUnsolvable
+	case sokodv1.RunStatus_RUN_STATUS_INVALID:
+		return solver.RunInvalid
+	case sokodv1.RunStatus_RUN_STATUS_FAILED:
+		return solver.RunFailed
+	}
+	return solver.RunGaveUp
 }
 
 func phaseOf(p sokodv1.Phase) solver.Phase {

@@ -309,7 +309,7 @@ func TestDaemon(t *testing.T) {
 			t.Errorf("verify valid: %v, %v", v, err)
 		}
 		v, err = d.client.Verify(ctx, &sokodv1.VerifyRequest{Level: level, Solution: "dlUdR"})
-		if err != nil || v.Legal || v.StepError.GetStep() != 5 || v.StepError.GetKind() != "move written as push" {
+		if err != nil || v.Legal || v.StepError.GetStep() != 5 || v.StepError.GetKind() != sokodv1.StepErrorKind_STEP_ERROR_KIND_MOVE_WRITTEN_AS_PUSH {
 			t.Errorf("verify illegal: %v, %v", v, err)
 		}
 		a, err := d.client.Analyze(ctx, &sokodv1.AnalyzeRequest{Level: level})

@@ -14,6 +14,14 @@ import (
 	sokodv1 "github.com/sokod/sokod/proto/sokod/v1"
 )
 
+// stepErrorKinds maps the verifier's step error kinds to the API's.
+var stepErrorKinds = map[sokoban.StepErrorKind]sokodv1.StepErrorKind{
+	sokoban.StepIntoWall:      sokodv1.StepErrorKind_STEP_ERROR_KIND_INTO_WALL,
+	sokoban.BoxBlocked:        sokodv1.StepErrorKind_STEP_ERROR_KIND_BOX_BLOCKED,
+	sokoban.PushWrittenAsMove: sokodv1.StepErrorKind_STEP_ERROR_KIND_PUSH_WRITTEN_AS_MOVE,
+	sokoban.MoveWrittenAsPush: sokodv1.StepErrorKind_STEP_ERROR_KIND_MOVE_WRITTEN_AS_PUSH,
+}
+
 // Verify replays a solution with the sokoban verifier. It is answered at
 // once, outside the job queue: a replay is linear in the solution's length.
 func (v *service) Verify(_ context.Context, req *sokodv1.VerifyRequest) (*sokodv1.VerifyResponse, error) {
@@ -34,8 +42,11 @@ func (v *service) Verify(_ context.Context, req *sokodv1.VerifyRequest) (*sokodv
 	var step *sokoban.StepError
 	switch {
 	case errors.As(err, &step):
-		resp.StepError = &sokodv1.StepError{Step: int32(step.Index), Move: string(step.Step.Byte()), Kind: step.Kind.String(),
-			X: int32(step.X), Y: int32(step.Y), Message: step.Error()}
+		// The message places the step as every message of the API does,
+		// 0-based x and y, not as the CLI's 1-based column and row.
+		resp.StepError = &sokodv1.StepError{Step: int32(step.Index), Move: string(step.Step.Byte()), Kind: stepErrorKinds[step.Kind],
+			X: int32(step.X), Y: int32(step.Y),
+			Message: fmt.Sprintf("step %d %q %s from x %d, y %d: %s", step.Index, step.Step.Byte(), step.Step.Dir, step.X, step.Y, step.Why())}
 	case err != nil:
 		return nil, fmt.Errorf("replay: %w", err)
 	}
@@ -71,7 +82,7 @@ func (v *service) Analyze(_ context.Context, req *sokodv1.AnalyzeRequest) (*soko
 	boxes, player := b.StartBoxes, b.StartPlayer
 	if p := req.GetPosition(); p != nil {
 		if boxes, player, err = position(b, p); err != nil {
-			return &sokodv1.AnalyzeResponse{LevelError: &sokodv1.LevelError{Kind: "position", Reason: err.Error(), Message: "position: " + err.Error()}}, nil
+			return &sokodv1.AnalyzeResponse{LevelError: &sokodv1.LevelError{Kind: sokodv1.LevelErrorKind_LEVEL_ERROR_KIND_POSITION, Reason: err.Error(), Message: "position: " + err.Error()}}, nil
 		}
 	}
 	for s := uint16(0); int(s) < b.Squares; s++ {

@@ -11,13 +11,24 @@ import (
 
 	"github.com/sokod/sokod/internal/engine"
 	"github.com/sokod/sokod/internal/solver"
+
+	sokodv1 "github.com/sokod/sokod/proto/sokod/v1"
+)
+
+// Finished jobs are kept for Watch, so that a client that lost its
+// connection can fetch the result: the last keepFinished of them, each for
+// keepFor after it ended.
+const (
+	keepFinished = 64
+	keepFor      = 10 * time.Minute
 )
 
 // Why a job's context ends early; they become the reason of its CANCELLED
 // result.
 var (
-	errCancelled = errors.New("cancelled")
-	errShutdown  = errors.New("cancelled: the daemon is shutting down")
+	errCancelled  = errors.New("cancelled")
+	errShutdown   = errors.New("cancelled: the daemon is shutting down")
+	errClientGone = errors.New("cancelled: the client closed the stream")
 )
 
 // errExhausted and errClosed are admission refusals.
@@ -35,18 +46,32 @@ type job struct {
 	heuristic string
 	// memory is the job's memory budget, what it counts against the cap
 	// while it runs.
-	memory    int64
+	memory int64
+	// detach keeps the job running when its Solve call ends.
+	detach    bool
 	submitted time.Time
 	// cancel ends the job's context with a cause (errCancelled,
 	// errShutdown).
 	cancel context.CancelCauseFunc
 	// started is closed when the job leaves the queue to run.
 	started chan struct{}
+	// ended is closed once the job's result is recorded and its slot is
+	// free.
+	ended chan struct{}
 
 	// Guarded by jobs.mu.
 	running   bool
 	startedAt time.Time
 	progress  *solver.Event
+	// progressSeq counts the progress records, so a watcher sends each
+	// once.
+	progressSeq uint64
+	// result is set when the job has ended, at endedAt.
+	result  *sokodv1.Result
+	endedAt time.Time
+	// changed is closed, and replaced, whenever the job starts, records
+	// progress or ends: watchers wait on it.
+	changed chan struct{}
 }
 
 // jobs admits solves: at most maxJobs run at once, within memCap bytes of
@@ -63,7 +88,8 @@ type jobs struct {
 	nextID   uint64
 	running  map[string]*job
 	queue    []*job
-	reserved int64 // summed memory of running jobs
+	finished []*job // ended, oldest first, kept for Watch
+	reserved int64  // summed memory of running jobs
 	closed   bool
 	// idle is closed, and replaced, whenever the last job ends; tests and
 	// shutdown wait on it.
@@ -91,6 +117,8 @@ func (m *jobs) admit(j *job) (int, error) {
 	j.id = strconv.FormatUint(m.nextID, 10)
 	j.submitted = m.clock()
 	j.started = make(chan struct{})
+	j.ended = make(chan struct{})
+	j.changed = make(chan struct{})
 	m.queue = append(m.queue, j)
 	m.dispatchLocked()
 	if j.running {
@@ -113,7 +141,14 @@ func (m *jobs) dispatchLocked() {
 		m.running[j.id] = j
 		m.reserved += j.memory
 		close(j.started)
+		j.changedLocked()
 	}
+}
+
+// changedLocked wakes j's watchers.
+func (j *job) changedLocked() {
+	close(j.changed)
+	j.changed = make(chan struct{})
 }
 
 // wait blocks until j runs or ctx ends; on ctx's end a queued job leaves the
@@ -137,9 +172,10 @@ func (m *jobs) wait(ctx context.Context, j *job) error {
 	return context.Cause(ctx)
 }
 
-// done ends j, freeing its slot and memory for the queue. The caller calls
-// it once the solve has returned, so the memory is no longer in use.
-func (m *jobs) done(j *job) {
+// done ends j with res, freeing its slot and memory for the queue, and
+// keeps it for Watch. The caller calls it once the solve has returned, so
+// the memory is no longer in use.
+func (m *jobs) done(j *job, res *sokodv1.Result) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if i := slices.Index(m.queue, j); i >= 0 {
@@ -150,8 +186,66 @@ func (m *jobs) done(j *job) {
 		m.reserved -= j.memory
 		j.running = false
 	}
+	j.result, j.endedAt = res, m.clock()
+	m.pruneLocked()
+	m.finished = append(m.finished, j)
+	j.changedLocked()
+	close(j.ended)
 	m.dispatchLocked()
 	m.signalIdleLocked()
+}
+
+// pruneLocked forgets finished jobs beyond keepFinished or keepFor.
+func (m *jobs) pruneLocked() {
+	now := m.clock()
+	n := 0
+	for n < len(m.finished) && (len(m.finished)-n >= keepFinished || now.Sub(m.finished[n].endedAt) > keepFor) {
+		n++
+	}
+	m.finished = slices.Delete(m.finished, 0, n)
+}
+
+// lookup finds a queued, running or recently finished job by id.
+func (m *jobs) lookup(id string) *job {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if j := m.running[id]; j != nil {
+		return j
+	}
+	if i := slices.IndexFunc(m.queue, func(q *job) bool { return q.id == id }); i >= 0 {
+		return m.queue[i]
+	}
+	m.pruneLocked()
+	if i := slices.IndexFunc(m.finished, func(q *job) bool { return q.id == id }); i >= 0 {
+		return m.finished[i]
+	}
+	return nil
+}
+
+// jobState is what a watcher of a job sees at one moment.
+type jobState struct {
+	queuePosition int           // from 1 while queued, else 0
+	started       bool          // it left the queue to run
+	queued        time.Duration // the time it waited, once it runs
+	progress      *solver.Event
+	seq           uint64
+	result        *sokodv1.Result
+	changed       <-chan struct{}
+}
+
+// state returns j's state and a channel closed at its next change.
+func (m *jobs) state(j *job) jobState {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	st := jobState{started: !j.startedAt.IsZero(), progress: j.progress, seq: j.progressSeq,
+		result: j.result, changed: j.changed}
+	if i := slices.Index(m.queue, j); i >= 0 {
+		st.queuePosition = i + 1
+	}
+	if !j.startedAt.IsZero() {
+		st.queued = j.startedAt.Sub(j.submitted)
+	}
+	return st
 }
 
 func (m *jobs) signalIdleLocked() {
@@ -161,11 +255,14 @@ func (m *jobs) signalIdleLocked() {
 	}
 }
 
-// setProgress records a running job's latest progress for listings.
+// setProgress records a running job's latest progress for listings and
+// watchers.
 func (m *jobs) setProgress(j *job, e solver.Event) {
 	m.mu.Lock()
+	defer m.mu.Unlock()
 	j.progress = &e
-	m.mu.Unlock()
+	j.progressSeq++
+	j.changedLocked()
 }
 
 // cancel cancels the job with id, queued or running.

@@ -9,11 +9,19 @@ import (
 	sokodv1 "github.com/sokod/sokod/proto/sokod/v1"
 )
 
-// Level-error kinds that are not sokoban.ErrorKind names.
-const (
-	kindNoSuchLevel = "no such level"
-	kindEngine      = "engine"
-)
+// levelErrorKinds maps the parser's error kinds to the API's.
+var levelErrorKinds = map[sokoban.ErrorKind]sokodv1.LevelErrorKind{
+	sokoban.ErrEmpty:       sokodv1.LevelErrorKind_LEVEL_ERROR_KIND_EMPTY,
+	sokoban.ErrUnknownChar: sokodv1.LevelErrorKind_LEVEL_ERROR_KIND_UNKNOWN_CHARACTER,
+	sokoban.ErrBadRLE:      sokodv1.LevelErrorKind_LEVEL_ERROR_KIND_BAD_RUN_LENGTH,
+	sokoban.ErrTooLarge:    sokodv1.LevelErrorKind_LEVEL_ERROR_KIND_BOARD_TOO_LARGE,
+	sokoban.ErrNoPlayer:    sokodv1.LevelErrorKind_LEVEL_ERROR_KIND_NO_PLAYER,
+	sokoban.ErrTwoPlayers:  sokodv1.LevelErrorKind_LEVEL_ERROR_KIND_TWO_PLAYERS,
+	sokoban.ErrNoBoxes:     sokodv1.LevelErrorKind_LEVEL_ERROR_KIND_NO_BOXES,
+	sokoban.ErrBoxesGoals:  sokodv1.LevelErrorKind_LEVEL_ERROR_KIND_BOXES_GOALS_DIFFER,
+	sokoban.ErrOpenBorder:  sokodv1.LevelErrorKind_LEVEL_ERROR_KIND_OPEN_BORDER,
+	sokoban.ErrLevelCount:  sokodv1.LevelErrorKind_LEVEL_ERROR_KIND_MORE_THAN_ONE_LEVEL,
+}
 
 // parseLevel reads level number n (0 meaning 1) of the text src. A level
 // that cannot be used is a *sokodv1.LevelError.
@@ -27,7 +35,7 @@ func parseLevel(src string, n int32) (*sokoban.Level, *sokodv1.LevelError) {
 	}
 	if n < 1 || int(n) > len(c.Levels) {
 		reason := fmt.Sprintf("the text has %d level(s); there is no level %d", len(c.Levels), n)
-		return nil, &sokodv1.LevelError{Kind: kindNoSuchLevel, Level: n, Reason: reason, Message: reason, Levels: int32(len(c.Levels))}
+		return nil, &sokodv1.LevelError{Kind: sokodv1.LevelErrorKind_LEVEL_ERROR_KIND_NO_SUCH_LEVEL, Level: n, Reason: reason, Message: reason, Levels: int32(len(c.Levels))}
 	}
 	return c.Levels[n-1], nil
 }
@@ -37,8 +45,8 @@ func parseLevel(src string, n int32) (*sokoban.Level, *sokodv1.LevelError) {
 func levelError(err error) *sokodv1.LevelError {
 	var pe *sokoban.ParseError
 	if errors.As(err, &pe) {
-		return &sokodv1.LevelError{Kind: pe.Kind.String(), Level: int32(pe.Level), Line: int32(pe.Line), Column: int32(pe.Col),
+		return &sokodv1.LevelError{Kind: levelErrorKinds[pe.Kind], Level: int32(pe.Level), Line: int32(pe.Line), Column: int32(pe.Col),
 			Reason: pe.Reason, Message: pe.Error()}
 	}
-	return &sokodv1.LevelError{Kind: kindEngine, Reason: err.Error(), Message: err.Error()}
+	return &sokodv1.LevelError{Kind: sokodv1.LevelErrorKind_LEVEL_ERROR_KIND_ENGINE, Reason: err.Error(), Message: err.Error()}
 }

@@ -1,15 +1,18 @@
 // Package server is the sokod daemon: the gRPC service of proto/sokod/v1
-// (SolverService) with the standard health and reflection services, job
-// admission (a bounded number of running solves within a memory cap, a
-// bounded queue, RESOURCE_EXHAUSTED past it), streaming progress,
-// cancellation, and a graceful stop.
+// (SolverService) with the standard health and reflection services, the
+// same service over HTTP with Connect (Connect, gRPC-Web and gRPC) beside
+// the embedded web app, job admission (a bounded number of running solves
+// within a memory cap, a bounded queue, RESOURCE_EXHAUSTED past it),
+// streaming progress, watching a job by id, cancellation, and a graceful
+// stop.
 //
-// Each Solve call is one job, run by the call's own goroutine through
-// internal/solver; the search runs in one more goroutine so that progress
-// can be forwarded while it works. A job's context ends when its client
-// closes the stream, on Cancel, or at shutdown, and the call returns only
-// after the solver has, so when a job leaves the job table its memory is no
-// longer referenced and its goroutines are gone.
+// Each Solve call is one job, run through internal/solver by a goroutine
+// of its own; the call, like any Watch of the job, streams what the job
+// records (progress, then its result). A job's context ends on Cancel, at
+// shutdown, or when its client closes the stream (unless the job is
+// detached), and such a call returns only after the solver has, so when a
+// job leaves the job table its memory is no longer referenced and its
+// goroutines are gone. Ended jobs are kept a while for Watch.
 package server
 
 import (
@@ -17,6 +20,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/http"
 	"runtime"
 	"sync"
 	"time"
@@ -79,11 +83,23 @@ type Options struct {
 	MemoryCap int64
 	// ShutdownTimeout bounds the graceful stop; 0 means 10s.
 	ShutdownTimeout time.Duration
+	// MaxRequestBytes bounds one request's encoded size, over gRPC and
+	// HTTP; 0 means DefaultMaxRequestBytes.
+	MaxRequestBytes int
+	// Version is the daemon's version, as GetServerInfo reports it.
+	Version string
+	// Web, when set, is served at / on the HTTP listeners (the embedded
+	// web app).
+	Web http.Handler
 	// Log receives the daemon's log; nil means none.
 	Log hclog.Logger
 	// Clock is the injected clock; nil means time.Now.
 	Clock func() time.Time
 }
+
+// DefaultMaxRequestBytes is the request size limit when Options leaves it
+// unset: gRPC's default, far above the largest level or solution.
+const DefaultMaxRequestBytes = 4 << 20
 
 // handshakeTimeout bounds a new connection's handshake; clients on the
 // same host complete it in microseconds.
@@ -92,12 +108,15 @@ const handshakeTimeout = 5 * time.Second
 // Server is the daemon's gRPC server: SolverService, health and reflection
 // on one grpc.Server that serves every listener.
 type Server struct {
-	opts   Options
-	log    hclog.Logger
-	clock  func() time.Time
-	jobs   *jobs
-	grpc   *grpc.Server
-	health *health.Server
+	opts    Options
+	log     hclog.Logger
+	clock   func() time.Time
+	started time.Time
+	jobs    *jobs
+	grpc    *grpc.Server
+	health  *health.Server
+	// runners are the jobs' goroutines; a stop waits for them.
+	runners sync.WaitGroup
 }
 
 // New returns a Server; Serve runs it.
@@ -120,6 +139,9 @@ func New(opts Options) (*Server, error) {
 	if opts.Queue < 0 {
 		opts.Queue = 0
 	}
+	if opts.MaxRequestBytes <= 0 {
+		opts.MaxRequestBytes = DefaultMaxRequestBytes
+	}
 	s := &Server{opts: opts, log: opts.Log, clock: opts.Clock}
 	if s.log == nil {
 		s.log = hclog.NewNullLogger()
@@ -127,11 +149,12 @@ func New(opts Options) (*Server, error) {
 	if s.clock == nil {
 		s.clock = time.Now
 	}
+	s.started = s.clock()
 	s.jobs = newJobs(opts.MaxJobs, opts.Queue, opts.MemoryCap, s.clock)
 	// A connection that has not completed its HTTP/2 handshake within
 	// handshakeTimeout is dropped: garbage written to the socket costs the
 	// daemon a goroutine for that long at most (grpc's default is 120s).
-	s.grpc = grpc.NewServer(grpc.ConnectionTimeout(handshakeTimeout))
+	s.grpc = grpc.NewServer(grpc.ConnectionTimeout(handshakeTimeout), grpc.MaxRecvMsgSize(opts.MaxRequestBytes))
 	sokodv1.RegisterSolverServiceServer(s.grpc, &service{s: s})
 	s.health = health.NewServer()
 	s.health.SetServingStatus("", healthpb.HealthCheckResponse_SERVING)
@@ -141,28 +164,44 @@ func New(opts Options) (*Server, error) {
 	return s, nil
 }
 
+// httpListener marks a listener served over HTTP.
+type httpListener struct{ net.Listener }
+
+// HTTP marks l to be served over HTTP by Serve: SolverService with Connect
+// (the Connect protocol, gRPC-Web, and gRPC over HTTP/2 without TLS) and
+// Options.Web at /. Unmarked listeners serve gRPC.
+func HTTP(l net.Listener) net.Listener { return httpListener{l} }
+
 // Serve serves on every listener until ctx ends, then stops: health turns
 // NOT_SERVING, new solves are refused, every queued and running job is
 // cancelled (its client receives a CANCELLED result), and the calls in
 // flight are given ShutdownTimeout to finish before the remaining
 // connections are closed. It returns nil after a stop on ctx, or the first
 // listener's error (having stopped the same way). The listeners are closed
-// when it returns.
+// when it returns. Listeners marked by HTTP serve HTTP, the others gRPC.
 func (s *Server) Serve(ctx context.Context, listeners ...net.Listener) error {
 	if len(listeners) == 0 {
 		return errors.New("server: no listener")
 	}
 	s.log.Info("serving", "max_jobs", s.opts.MaxJobs, "queue", s.opts.Queue, "memory_cap", s.opts.MemoryCap,
 		"time", s.opts.Limits.Time, "memory", s.opts.Limits.Memory)
+	hs := s.httpServer()
 	errc := make(chan error, len(listeners))
 	var wg sync.WaitGroup
 	for _, l := range listeners {
 		wg.Go(func() {
-			if err := s.grpc.Serve(l); err != nil && !errors.Is(err, grpc.ErrServerStopped) {
-				errc <- fmt.Errorf("serve %s: %w", l.Addr(), err)
-				return
+			var err error
+			if hl, ok := l.(httpListener); ok {
+				if err = hs.Serve(hl.Listener); errors.Is(err, http.ErrServerClosed) {
+					err = nil
+				}
+			} else if err = s.grpc.Serve(l); errors.Is(err, grpc.ErrServerStopped) {
+				err = nil
 			}
-			errc <- nil
+			if err != nil {
+				err = fmt.Errorf("serve %s: %w", l.Addr(), err)
+			}
+			errc <- err
 		})
 	}
 	var err error
@@ -170,29 +209,39 @@ func (s *Server) Serve(ctx context.Context, listeners ...net.Listener) error {
 	case <-ctx.Done():
 	case err = <-errc:
 	}
-	s.stop()
+	s.stop(hs)
 	wg.Wait()
 	return err
 }
 
 // stop is the shutdown sequence of Serve.
-func (s *Server) stop() {
+func (s *Server) stop(hs *http.Server) {
 	s.log.Info("stopping: cancelling jobs", "timeout", s.opts.ShutdownTimeout)
 	s.health.Shutdown()
 	s.jobs.close()
 	stopped := make(chan struct{})
+	sctx, cancel := context.WithTimeout(context.Background(), s.opts.ShutdownTimeout)
+	defer cancel()
 	go func() {
-		s.grpc.GracefulStop()
+		var wg sync.WaitGroup
+		wg.Go(s.grpc.GracefulStop)
+		wg.Go(func() {
+			if err := hs.Shutdown(sctx); err != nil {
+				_ = hs.Close()
+			}
+		})
+		// Detached jobs have no call to wait for them.
+		wg.Go(s.runners.Wait)
+		wg.Wait()
 		close(stopped)
 	}()
-	timer := time.NewTimer(s.opts.ShutdownTimeout)
-	defer timer.Stop()
 	select {
 	case <-stopped:
 		s.log.Info("stopped")
-	case <-timer.C:
+	case <-sctx.Done():
 		s.log.Warn("graceful stop timed out; closing the remaining connections")
 		s.grpc.Stop()
+		_ = hs.Close()
 		<-stopped
 	}
 }

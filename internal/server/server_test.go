@@ -69,6 +69,12 @@ func (p fixedPlanner) Plan(ctx context.Context, req *sdk.PlanRequest, host sdk.H
 	return &sdk.PlanResult{Status: sdk.PlanSolved, Solution: p.solution}, nil
 }
 
+// testComponents are the built-ins and the planners "good" and "bad".
+func testComponents() Components {
+	return fakeComponents{Registry: pluginhost.NewRegistry(nil, nil), planners: map[string]sdk.Planner{
+		"good": fixedPlanner{warehouseSolution}, "bad": fixedPlanner{"r"}}}
+}
+
 // testServer is a Server serving on a temporary Unix socket.
 type testServer struct {
 	srv    *Server
@@ -84,8 +90,7 @@ type testServer struct {
 func startServer(t *testing.T, opts Options) *testServer {
 	t.Helper()
 	if opts.Components == nil {
-		opts.Components = fakeComponents{Registry: pluginhost.NewRegistry(nil, nil), planners: map[string]sdk.Planner{
-			"good": fixedPlanner{warehouseSolution}, "bad": fixedPlanner{"r"}}}
+		opts.Components = testComponents()
 	}
 	if opts.Limits.Time == 0 {
 		opts.Limits = Limits{Time: time.Minute, Memory: 256 << 20}
@@ -156,6 +161,7 @@ func testContext(t *testing.T) context.Context {
 // solveEvents collects a Solve stream.
 type solveEvents struct {
 	accepted *sokodv1.Accepted
+	started  *sokodv1.Started
 	progress []*sokodv1.Progress
 	result   *sokodv1.Result
 }
@@ -174,6 +180,8 @@ func recvAll(stream sokodv1.SolverService_SolveClient) (solveEvents, error) {
 		switch e := resp.Event.(type) {
 		case *sokodv1.SolveResponse_Accepted:
 			ev.accepted = e.Accepted
+		case *sokodv1.SolveResponse_Started:
+			ev.started = e.Started
 		case *sokodv1.SolveResponse_Progress:
 			ev.progress = append(ev.progress, e.Progress)
 		case *sokodv1.SolveResponse_Result:
@@ -257,20 +265,36 @@ func TestSolveStreamsProgressAndAVerifiedSolution(t *testing.T) {
 	if ev.accepted == nil || ev.accepted.JobId == "" || ev.accepted.QueuePosition != 0 {
 		t.Errorf("accepted %v, want a job id, running at once", ev.accepted)
 	}
+	if ev.started == nil {
+		t.Error("no Started event")
+	}
+	level, err := sokoban.Parse(text)
+	if err != nil {
+		t.Fatal(err)
+	}
 	working := 0
 	for _, p := range ev.progress {
 		if p.Phase != sokodv1.Phase_PHASE_SEARCH || p.Component != "simple" {
 			t.Errorf("progress %v: want the search with the simple bound", p)
 		}
-		if p.Nodes > 0 {
-			working++
+		// No placeholder: every event reports work, and the position
+		// searched, on the level's floor.
+		if p.Nodes == 0 || p.Generated < p.Nodes {
+			t.Errorf("progress %v: want work done, generated at least nodes", p)
+		}
+		working++
+		pos := p.GetPosition()
+		if len(pos.GetBoxes()) != level.Boxes() || pos.GetPlayer() == nil {
+			t.Errorf("progress position %v: want %d boxes and the player", pos, level.Boxes())
+		}
+		for _, sq := range append([]*sokodv1.Square{pos.GetPlayer()}, pos.GetBoxes()...) {
+			if level.At(int(sq.GetX()), int(sq.GetY())).Has(sokoban.Wall) {
+				t.Errorf("progress position %v: a piece on a wall at x %d, y %d", pos, sq.GetX(), sq.GetY())
+			}
 		}
 	}
-	// The first event comes as the job starts; the solver's own come every
-	// 250ms of solving, so a solve that took well over that has some.
-	if len(ev.progress) == 0 || ev.progress[0].Nodes != 0 {
-		t.Errorf("progress %v: want a first event as the job starts", ev.progress)
-	}
+	// The solver reports every 250ms of solving, so a solve that took well
+	// over that has some.
 	if el := ev.result.GetElapsed().AsDuration(); el > time.Second && working == 0 {
 		t.Errorf("%d progress events in %v, none with work done", len(ev.progress), el)
 	}
@@ -348,13 +372,13 @@ func TestInvalidLevel(t *testing.T) {
 		want  *sokodv1.LevelError
 	}{
 		{name: "unknown character", text: "; first\n#####\n#@$.#\n#####\n\n; second\n#####\n#@$.#\n##X##\n#####\n", level: 1,
-			want: &sokodv1.LevelError{Kind: "unknown character", Level: 2, Line: 9, Column: 3, Reason: "unknown character 'X' in a board row",
+			want: &sokodv1.LevelError{Kind: sokodv1.LevelErrorKind_LEVEL_ERROR_KIND_UNKNOWN_CHARACTER, Level: 2, Line: 9, Column: 3, Reason: "unknown character 'X' in a board row",
 				Message: "level 2: line 9, column 3: unknown character 'X' in a board row"}},
 		{name: "boxes and goals differ", text: "#####\n#@$ #\n#$. #\n#####\n",
-			want: &sokodv1.LevelError{Kind: "boxes and goals differ", Level: 1}},
-		{name: "empty", text: "just text\n", want: &sokodv1.LevelError{Kind: "empty"}},
+			want: &sokodv1.LevelError{Kind: sokodv1.LevelErrorKind_LEVEL_ERROR_KIND_BOXES_GOALS_DIFFER, Level: 1}},
+		{name: "empty", text: "just text\n", want: &sokodv1.LevelError{Kind: sokodv1.LevelErrorKind_LEVEL_ERROR_KIND_EMPTY}},
 		{name: "no such level", text: "#####\n#@$.#\n#####\n", level: 3,
-			want: &sokodv1.LevelError{Kind: "no such level", Level: 3, Levels: 1, Reason: "the text has 1 level(s); there is no level 3",
+			want: &sokodv1.LevelError{Kind: sokodv1.LevelErrorKind_LEVEL_ERROR_KIND_NO_SUCH_LEVEL, Level: 3, Levels: 1, Reason: "the text has 1 level(s); there is no level 3",
 				Message: "the text has 1 level(s); there is no level 3"}},
 	}
 	for _, tc := range tests {
@@ -580,7 +604,7 @@ func TestMemoryCapQueues(t *testing.T) {
 		t.Fatal(err)
 	}
 	resp, err = second.Recv()
-	if err != nil || resp.GetProgress() == nil {
+	if err != nil || resp.GetStarted() == nil {
 		t.Fatalf("second job after the first ended: %v, %v; want it running", resp, err)
 	}
 	jobs, err := ts.client.ListJobs(ctx, &sokodv1.ListJobsRequest{})
@@ -652,11 +676,11 @@ func TestVerify(t *testing.T) {
 			Metrics: &sokodv1.Metrics{Moves: 5, Pushes: 1, BoxLines: 1, BoxChanges: 1, PushingSessions: 1, PlayerLines: 3}}},
 		{name: "illegal step", level: level, solution: "uurrd", want: &sokodv1.VerifyResponse{
 			Metrics:   &sokodv1.Metrics{Moves: 4, PlayerLines: 2},
-			StepError: &sokodv1.StepError{Step: 5, Move: "d", Kind: "push written as move", X: 3, Y: 1}}},
+			StepError: &sokodv1.StepError{Step: 5, Move: "d", Kind: sokodv1.StepErrorKind_STEP_ERROR_KIND_PUSH_WRITTEN_AS_MOVE, X: 3, Y: 1}}},
 		{name: "not LURD", level: level, solution: "uux", want: &sokodv1.VerifyResponse{
 			SolutionError: &sokodv1.SolutionError{Offset: 2}}},
 		{name: "bad level", level: "#####\n#@$.#\n", want: &sokodv1.VerifyResponse{
-			LevelError: &sokodv1.LevelError{Kind: "open border", Level: 1}}},
+			LevelError: &sokodv1.LevelError{Kind: sokodv1.LevelErrorKind_LEVEL_ERROR_KIND_OPEN_BORDER, Level: 1}}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -708,9 +732,9 @@ func TestAnalyze(t *testing.T) {
 		{name: "one push later", level: level, position: &sokodv1.Position{Boxes: []*sokodv1.Square{sq(2, 2), sq(6, 2)}, Player: sq(5, 2)}, want: moved},
 		{name: "box on a dead square", level: level, position: &sokodv1.Position{Boxes: []*sokodv1.Square{sq(1, 2), sq(5, 2)}, Player: sq(2, 2)}, want: deadSquare},
 		{name: "box in a wall", level: level, position: &sokodv1.Position{Boxes: []*sokodv1.Square{sq(0, 0), sq(5, 2)}, Player: sq(2, 2)},
-			want: &sokodv1.AnalyzeResponse{LevelError: &sokodv1.LevelError{Kind: "position"}}},
+			want: &sokodv1.AnalyzeResponse{LevelError: &sokodv1.LevelError{Kind: sokodv1.LevelErrorKind_LEVEL_ERROR_KIND_POSITION}}},
 		{name: "unparsable", level: "#####\n#@$.#\n##X##\n#####\n",
-			want: &sokodv1.AnalyzeResponse{LevelError: &sokodv1.LevelError{Kind: "unknown character", Level: 1, Line: 3, Column: 3}}},
+			want: &sokodv1.AnalyzeResponse{LevelError: &sokodv1.LevelError{Kind: sokodv1.LevelErrorKind_LEVEL_ERROR_KIND_UNKNOWN_CHARACTER, Level: 1, Line: 3, Column: 3}}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
@@ -40,7 +41,8 @@ type settings struct {
 // optionError is a bad option; its text starts with the option's name, so
 // the CLI can print it as it prints its own flag errors.
 func optionError(name string, format string, args ...any) error {
-	return status.Errorf(codes.InvalidArgument, "%s: %s", name, fmt.Sprintf(format, args...))
+	return rpcError(codes.InvalidArgument, reasonInvalidOption, map[string]string{"option": name},
+		name+": "+fmt.Sprintf(format, args...))
 }
 
 // resolve checks o and resolves its components. A limit above the
@@ -140,92 +142,154 @@ func (s *Server) resolve(ctx context.Context, o *sokodv1.SolveOptions) (settings
 
 // Solve runs one solve as a job; see the proto for the protocol.
 func (v *service) Solve(req *sokodv1.SolveRequest, stream sokodv1.SolverService_SolveServer) error {
-	s := v.s
-	ctx := stream.Context()
+	return v.s.solve(stream.Context(), req, stream.Send)
+}
+
+// solve admits req as a job, starts it, and streams its events to send
+// until its result. ctx is the call's: when it ends first, a job that is
+// not detached is cancelled, and solve returns once it has ended, so that a
+// call never outlives the memory of its job.
+func (s *Server) solve(ctx context.Context, req *sokodv1.SolveRequest, send func(*sokodv1.SolveResponse) error) error {
 	level, lerr := parseLevel(req.GetLevel(), req.GetLevelNumber())
 	if lerr != nil {
-		return stream.Send(resultEvent(&sokodv1.Result{Status: sokodv1.Status_STATUS_INVALID_LEVEL, Reason: lerr.Message, LevelError: lerr}))
+		return send(resultEvent(&sokodv1.Result{Status: sokodv1.Status_STATUS_INVALID_LEVEL, Reason: lerr.Message, LevelError: lerr}))
 	}
 	st, err := s.resolve(ctx, req.GetOptions())
 	if err != nil {
 		return err
 	}
+	if level.Solved() {
+		// Nothing to search, so no slot and no memory: the empty solution
+		// replays to solved and nothing beats 0 pushes.
+		m, err := sokoban.Replay(level, nil)
+		if err != nil || !m.Solved {
+			return status.Errorf(codes.Internal, "replay of the empty solution: solved %v, %v", m.Solved, err)
+		}
+		return send(resultEvent(&sokodv1.Result{Status: sokodv1.Status_STATUS_SOLVED, Title: level.Title, Metrics: metricsProto(m),
+			Optimal: true, Heuristic: st.heuristic.Name, Objective: objectiveProto(st.objective), Elapsed: durationpb.New(0)}))
+	}
 
-	jctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	j := &job{title: level.Title, objective: st.objective, heuristic: st.heuristic.Name, memory: st.budget.Memory, cancel: cancel}
+	// The job's context is not the call's: a detached job outlives it.
+	jctx, cancel := context.WithCancelCause(context.Background())
+	j := &job{title: level.Title, objective: st.objective, heuristic: st.heuristic.Name, memory: st.budget.Memory, cancel: cancel,
+		detach: req.GetOptions().GetDetach()}
 	pos, err := s.jobs.admit(j)
-	switch {
-	case errors.Is(err, errExhausted):
-		s.log.Debug("solve refused", "reason", err)
-		return status.Error(codes.ResourceExhausted, err.Error())
-	case errors.Is(err, errClosed):
-		return status.Error(codes.Unavailable, err.Error())
-	case err != nil:
+	if err != nil {
+		cancel(nil)
+		switch {
+		case errors.Is(err, errExhausted):
+			s.log.Debug("solve refused", "reason", err)
+			return rpcError(codes.ResourceExhausted, reasonQueueFull, nil, err.Error())
+		case errors.Is(err, errClosed):
+			return rpcError(codes.Unavailable, reasonShuttingDown, nil, err.Error())
+		}
 		return status.Error(codes.Internal, err.Error())
 	}
-	defer s.jobs.done(j)
-	log := s.log.With("job", j.id)
-	log.Info("job admitted", "title", level.Title, "queue_position", pos, "objective", st.objective, "heuristic", st.heuristic.Name,
-		"time", st.budget.Time, "memory", st.budget.Memory, "nodes", st.budget.Nodes)
-	if err := stream.Send(&sokodv1.SolveResponse{Event: &sokodv1.SolveResponse_Accepted{Accepted: &sokodv1.Accepted{JobId: j.id, QueuePosition: int32(pos)}}}); err != nil {
-		return err
+	s.log.With("job", j.id).Info("job admitted", "title", level.Title, "queue_position", pos, "objective", st.objective,
+		"heuristic", st.heuristic.Name, "time", st.budget.Time, "memory", st.budget.Memory, "nodes", st.budget.Nodes, "detach", j.detach)
+	s.runners.Go(func() {
+		defer cancel(nil)
+		s.runJob(jctx, j, level, st)
+	})
+	err = s.watch(ctx, j, send)
+	if err != nil && !j.detach {
+		// The client is gone (or its stream broke): the job goes too.
+		j.cancel(errClientGone)
+		<-j.ended
 	}
-	if err := s.jobs.wait(jctx, j); err != nil {
-		log.Info("job cancelled while queued", "reason", cancelReason(jctx))
-		return stream.Send(resultEvent(&sokodv1.Result{JobId: j.id, Title: level.Title, Status: sokodv1.Status_STATUS_CANCELLED,
-			Reason: cancelReason(jctx), Heuristic: st.heuristic.Name, Objective: objectiveProto(st.objective)}))
-	}
-
-	res := s.run(jctx, j, level, st, stream)
-	res.JobId, res.Title = j.id, level.Title
-	log.Info("job ended", "status", res.Status, "reason", res.Reason, "elapsed", res.GetElapsed().AsDuration())
-	return stream.Send(resultEvent(res))
+	return err
 }
 
-// run solves while forwarding progress to stream, and returns the result.
-// It returns only once the solver has, whatever happens to the stream.
-func (s *Server) run(ctx context.Context, j *job, level *sokoban.Level, st settings, stream sokodv1.SolverService_SolveServer) *sokodv1.Result {
-	// The solver reports from its own goroutine and must not block, so the
-	// latest event waits in a one-slot mailbox; a slow client misses
-	// intermediate events, never the latest.
-	mailbox := make(chan solver.Event, 1)
-	onEvent := func(e solver.Event) {
-		s.jobs.setProgress(j, e)
-		select {
-		case <-mailbox:
-		default:
-		}
-		mailbox <- e
+// Watch streams a job's events; see the proto.
+func (v *service) Watch(req *sokodv1.WatchRequest, stream sokodv1.SolverService_WatchServer) error {
+	return v.s.watchJob(stream.Context(), req.GetJobId(), stream.Send)
+}
+
+// watchJob streams the events of the job with id to send.
+func (s *Server) watchJob(ctx context.Context, id string, send func(*sokodv1.SolveResponse) error) error {
+	id = strings.TrimSpace(id)
+	j := s.jobs.lookup(id)
+	if j == nil {
+		return rpcError(codes.NotFound, reasonNoSuchJob, nil, fmt.Sprintf("no job %q is queued, running or ended in the last %v", id, keepFor))
 	}
-	type outcome struct {
-		r   *solver.Result
-		err error
+	return s.watch(ctx, j, send)
+}
+
+// watch sends j's events to send: Accepted, Started once it runs, each
+// progress record, and the result. It returns after the result, or with
+// ctx's error or send's.
+func (s *Server) watch(ctx context.Context, j *job, send func(*sokodv1.SolveResponse) error) error {
+	st := s.jobs.state(j)
+	if err := send(&sokodv1.SolveResponse{Event: &sokodv1.SolveResponse_Accepted{Accepted: &sokodv1.Accepted{
+		JobId: j.id, QueuePosition: int32(st.queuePosition)}}}); err != nil {
+		return err
 	}
-	done := make(chan outcome, 1)
-	go func() {
-		r, err := solver.Solve(ctx, solver.Request{
-			Level: level, Objective: st.objective, Strategy: st.strategy, Heuristic: st.heuristic, Deadlocks: st.deadlocks, Planners: st.planners,
-			Budget: st.budget, SearchShare: st.searchShare, PlannerShare: s.opts.PlannerShare, Portfolio: s.opts.Portfolio, Clock: s.clock, OnEvent: onEvent,
-		})
-		done <- outcome{r, err}
-	}()
-	// A first event says the job runs now, whether or not the solve lasts
-	// long enough for the solver's own.
-	streamOK := stream.Send(&sokodv1.SolveResponse{Event: &sokodv1.SolveResponse_Progress{Progress: &sokodv1.Progress{
-		Phase: sokodv1.Phase_PHASE_SEARCH, Component: st.heuristic.Name, LowerBound: -1, Elapsed: durationpb.New(0)}}}) == nil
+	started := false
+	var seq uint64
 	for {
-		select {
-		case e := <-mailbox:
-			if streamOK {
-				// A failed send means the client is gone; its context then
-				// cancels the solve, which is awaited below.
-				streamOK = stream.Send(&sokodv1.SolveResponse{Event: &sokodv1.SolveResponse_Progress{Progress: progressProto(e)}}) == nil
+		if st.started && !started {
+			started = true
+			if err := send(&sokodv1.SolveResponse{Event: &sokodv1.SolveResponse_Started{Started: &sokodv1.Started{
+				Queued: durationpb.New(st.queued)}}}); err != nil {
+				return err
 			}
-		case out := <-done:
-			return s.outcome(ctx, level, st, out.r, out.err)
 		}
+		if st.result != nil {
+			return send(resultEvent(st.result))
+		}
+		if st.progress != nil && st.seq != seq {
+			seq = st.seq
+			if err := send(&sokodv1.SolveResponse{Event: &sokodv1.SolveResponse_Progress{Progress: progressProto(*st.progress)}}); err != nil {
+				return err
+			}
+		}
+		select {
+		case <-st.changed:
+		case <-ctx.Done():
+			return status.FromContextError(ctx.Err()).Err()
+		}
+		st = s.jobs.state(j)
 	}
+}
+
+// runJob waits for j's slot, solves, and records the result.
+func (s *Server) runJob(ctx context.Context, j *job, level *sokoban.Level, st settings) {
+	log := s.log.With("job", j.id)
+	var res *sokodv1.Result
+	if err := s.jobs.wait(ctx, j); err != nil {
+		log.Info("job cancelled while queued", "reason", cancelReason(ctx))
+		res = &sokodv1.Result{Status: sokodv1.Status_STATUS_CANCELLED, Reason: cancelReason(ctx),
+			GiveUpReason: sokodv1.GiveUpReason_GIVE_UP_REASON_CANCELLED, Heuristic: st.heuristic.Name, Objective: objectiveProto(st.objective)}
+	} else {
+		res = s.run(ctx, j, level, st)
+	}
+	res.JobId, res.Title = j.id, level.Title
+	log.Info("job ended", "status", res.Status, "reason", res.Reason, "elapsed", res.GetElapsed().AsDuration())
+	s.jobs.done(j, res)
+}
+
+// progressEvery bounds how often a job records progress for its watchers;
+// the search reports at this pace already, planners may report faster.
+const progressEvery = 250 * time.Millisecond
+
+// run solves, recording progress in j, and returns the result.
+func (s *Server) run(ctx context.Context, j *job, level *sokoban.Level, st settings) *sokodv1.Result {
+	var last solver.Event
+	var lastAt time.Time
+	onEvent := func(e solver.Event) {
+		// Calls never overlap (solver.Request.OnEvent).
+		now := s.clock()
+		if e.Phase == last.Phase && e.Component == last.Component && now.Sub(lastAt) < progressEvery {
+			return
+		}
+		last, lastAt = e, now
+		s.jobs.setProgress(j, e)
+	}
+	r, err := solver.Solve(ctx, solver.Request{
+		Level: level, Objective: st.objective, Strategy: st.strategy, Heuristic: st.heuristic, Deadlocks: st.deadlocks, Planners: st.planners,
+		Budget: st.budget, SearchShare: st.searchShare, PlannerShare: s.opts.PlannerShare, Portfolio: s.opts.Portfolio, Clock: s.clock, OnEvent: onEvent,
+	})
+	return s.outcome(ctx, level, st, r, err)
 }
 
 // outcome turns what the solver returned into a Result.
@@ -238,10 +302,15 @@ func (s *Server) outcome(ctx context.Context, level *sokoban.Level, st settings,
 			Heuristic: st.heuristic.Name, Objective: objectiveProto(st.objective)}
 	case err != nil && ctx.Err() != nil:
 		return &sokodv1.Result{Status: sokodv1.Status_STATUS_CANCELLED, Reason: cancelReason(ctx),
-			Heuristic: st.heuristic.Name, Objective: objectiveProto(st.objective)}
+			GiveUpReason: sokodv1.GiveUpReason_GIVE_UP_REASON_CANCELLED, Heuristic: st.heuristic.Name, Objective: objectiveProto(st.objective)}
 	case err != nil:
-		return &sokodv1.Result{Status: sokodv1.Status_STATUS_FAILED, Reason: err.Error(),
+		res := &sokodv1.Result{Status: sokodv1.Status_STATUS_FAILED, Reason: err.Error(),
 			Heuristic: st.heuristic.Name, Objective: objectiveProto(st.objective)}
+		var ce *solver.ComponentError
+		if errors.As(err, &ce) {
+			res.GiveUpReason = sokodv1.GiveUpReason_GIVE_UP_REASON_PLUGIN_FAILED
+		}
+		return res
 	}
 	res := resultProto(r)
 	switch {
@@ -254,8 +323,9 @@ func (s *Server) outcome(ctx context.Context, level *sokoban.Level, st settings,
 			res.Status, res.Reason, res.Solution, res.Metrics = sokodv1.Status_STATUS_FAILED,
 				fmt.Sprintf("internal error: the solution found by %s failed verification", r.FoundBy), "", nil
 		}
-	case r.Status == engine.GaveUp && r.Reason == engine.ReasonCancelled && ctx.Err() != nil:
+	case r.Status == engine.GaveUp && ctx.Err() != nil:
 		res.Status, res.Reason = sokodv1.Status_STATUS_CANCELLED, cancelReason(ctx)
+		res.GiveUpReason = sokodv1.GiveUpReason_GIVE_UP_REASON_CANCELLED
 	}
 	return res
 }
@@ -263,10 +333,10 @@ func (s *Server) outcome(ctx context.Context, level *sokoban.Level, st settings,
 // cancelReason says why ctx, a job's context, ended.
 func cancelReason(ctx context.Context) string {
 	switch cause := context.Cause(ctx); {
-	case errors.Is(cause, errCancelled), errors.Is(cause, errShutdown):
+	case errors.Is(cause, errCancelled), errors.Is(cause, errShutdown), errors.Is(cause, errClientGone):
 		return cause.Error()
 	case cause != nil:
-		return "cancelled: the client closed the stream"
+		return "cancelled: " + cause.Error()
 	}
 	return engine.ReasonCancelled
 }
@@ -297,11 +367,22 @@ func progressProto(e solver.Event) *sokodv1.Progress {
 	if e.Elapsed > 0 {
 		rate = float64(e.Nodes) / e.Elapsed.Seconds()
 	}
-	return &sokodv1.Progress{
+	p := &sokodv1.Progress{
 		Phase: phaseProto(e.Phase), Component: e.Component, Nodes: e.Nodes, NodesPerSecond: rate, Stored: e.Stored,
 		Depth: int32(e.Depth), LowerBound: int32(e.LowerBound), Elapsed: durationpb.New(e.Elapsed), MemoryBytes: e.Memory,
-		BoxesOnGoals: int32(e.BoxesOnGoals),
+		BoxesOnGoals: int32(e.BoxesOnGoals), Generated: e.Generated,
 	}
+	if e.Position != nil {
+		p.Position = &sokodv1.Position{Player: squareProto(e.Position.Player)}
+		for _, b := range e.Position.Boxes {
+			p.Position.Boxes = append(p.Position.Boxes, squareProto(b))
+		}
+	}
+	return p
+}
+
+func squareProto(p solver.Square) *sokodv1.Square {
+	return &sokodv1.Square{X: int32(p.X), Y: int32(p.Y)}
 }
 
 func metricsProto(m sokoban.Metrics) *sokodv1.Metrics {
@@ -329,19 +410,70 @@ func resultProto(r *solver.Result) *sokodv1.Result {
 		res.Status = sokodv1.Status_STATUS_UNSOLVABLE
 	default:
 		res.Status = sokodv1.Status_STATUS_GAVE_UP
+		res.GiveUpReason = giveUpReason(r.Reason)
 	}
 	for _, run := range r.Runs {
-		res.Runs = append(res.Runs, &sokodv1.ComponentRun{Phase: phaseProto(run.Phase), Component: run.Component, Status: run.Status,
-			Reason: run.Reason, Nodes: run.Nodes, Elapsed: durationpb.New(run.Elapsed)})
+		pr := &sokodv1.ComponentRun{Phase: phaseProto(run.Phase), Component: run.Component, Status: runStatus(run.Status),
+			Reason: run.Reason, Nodes: run.Nodes, Elapsed: durationpb.New(run.Elapsed)}
+		switch pr.Status {
+		case sokodv1.RunStatus_RUN_STATUS_GAVE_UP:
+			pr.GiveUpReason = giveUpReason(run.Reason)
+		case sokodv1.RunStatus_RUN_STATUS_FAILED:
+			pr.GiveUpReason = sokodv1.GiveUpReason_GIVE_UP_REASON_PLUGIN_FAILED
+		}
+		res.Runs = append(res.Runs, pr)
 	}
 	return res
+}
+
+// runStatus converts a solver.Run's status.
+func runStatus(s string) sokodv1.RunStatus {
+	switch s {
+	case solver.RunSolved:
+		return sokodv1.RunStatus_RUN_STATUS_SOLVED
+	case solver.RunUnsolvable:
+		return sokodv1.RunStatus_RUN_STATUS_UNSOLVABLE
+	case solver.RunGaveUp:
+		return sokodv1.RunStatus_RUN_STATUS_GAVE_UP
+	case solver.RunInvalid:
+		return sokodv1.RunStatus_RUN_STATUS_INVALID
+	case solver.RunFailed:
+		return sokodv1.RunStatus_RUN_STATUS_FAILED
+	}
+	return sokodv1.RunStatus_RUN_STATUS_UNSPECIFIED
+}
+
+// reasonExhausted starts the engine's reason for a search that ran out of
+// positions; as a give-up reason (not unsolvable) it means a plugin's
+// deadlock tables pruned some.
+const reasonExhausted = "every reachable position was searched"
+
+// giveUpReason classifies a give-up reason's text, which starts with the
+// budget that ran out (a solve's reason adds what the planners did).
+func giveUpReason(reason string) sokodv1.GiveUpReason {
+	for _, k := range []struct {
+		prefix string
+		r      sokodv1.GiveUpReason
+	}{
+		{engine.ReasonDeadline, sokodv1.GiveUpReason_GIVE_UP_REASON_TIME},
+		{solver.ReasonPlannerTime, sokodv1.GiveUpReason_GIVE_UP_REASON_TIME},
+		{engine.ReasonMemory, sokodv1.GiveUpReason_GIVE_UP_REASON_MEMORY},
+		{engine.ReasonNodes, sokodv1.GiveUpReason_GIVE_UP_REASON_NODES},
+		{engine.ReasonCancelled, sokodv1.GiveUpReason_GIVE_UP_REASON_CANCELLED},
+		{reasonExhausted, sokodv1.GiveUpReason_GIVE_UP_REASON_UNTRUSTED_PRUNING},
+	} {
+		if strings.HasPrefix(reason, k.prefix) {
+			return k.r
+		}
+	}
+	return sokodv1.GiveUpReason_GIVE_UP_REASON_OTHER
 }
 
 // Cancel cancels a queued or running job.
 func (v *service) Cancel(_ context.Context, req *sokodv1.CancelRequest) (*sokodv1.CancelResponse, error) {
 	id := strings.TrimSpace(req.GetJobId())
 	if !v.s.jobs.cancel(id) {
-		return nil, status.Errorf(codes.NotFound, "no job %q is queued or running", id)
+		return nil, rpcError(codes.NotFound, reasonNoSuchJob, nil, fmt.Sprintf("no job %q is queued or running", id))
 	}
 	v.s.log.Info("job cancel requested", "job", id)
 	return &sokodv1.CancelResponse{}, nil

@@ -161,15 +161,54 @@ type Event struct {
 	Memory     int64
 	// BoxesOnGoals is the planner's best so far (zero during the search).
 	BoxesOnGoals int
+	// Generated is the pushes the search has tried (zero during a plan).
+	Generated int64
+	// Position is the position the search was expanding (nil during a
+	// plan); the event owns it.
+	Position *Position
 	// Elapsed is time since the solve began.
 	Elapsed time.Duration
 }
+
+// Square is a board square, 0-based: X the column, Y the row.
+type Square struct{ X, Y int }
+
+// Position is the boxes and the player of one position.
+type Position struct {
+	Boxes  []Square
+	Player Square
+}
+
+// position converts the engine's square numbers to board squares.
+func position(b *engine.Board, boxes []uint16, player uint16) *Position {
+	sq := func(s uint16) Square {
+		x, y := b.XY(s)
+		return Square{X: x, Y: y}
+	}
+	p := &Position{Boxes: make([]Square, len(boxes)), Player: sq(player)}
+	for i, s := range boxes {
+		p.Boxes[i] = sq(s)
+	}
+	return p
+}
+
+// The statuses of a Run.
+const (
+	RunSolved     = "solved"
+	RunUnsolvable = "unsolvable"
+	RunGaveUp     = "gave_up"
+	RunInvalid    = "invalid" // a planner's solution failed verification
+	RunFailed     = "failed"  // the component crashed or erred
+)
+
+// ReasonPlannerTime is a planner run's reason when its time ran out.
+const ReasonPlannerTime = "time budget spent"
 
 // Run is what one component did within a solve.
 type Run struct {
 	Phase     Phase         `json:"phase"`
 	Component string        `json:"component"`
-	Status    string        `json:"status"` // solved, unsolvable, gave_up, invalid (a planner's solution failed verification) or failed
+	Status    string        `json:"status"` // one of the Run* statuses
 	Reason    string        `json:"reason,omitempty"`
 	Nodes     int64         `json:"nodes"`
 	Elapsed   time.Duration `json:"-"`
@@ -222,19 +261,23 @@ func Solve(ctx context.Context, req Request) (*Result, error) {
 	if req.Budget.Time > 0 {
 		deadline = start.Add(req.Budget.Time)
 	}
+	if req.Level.Solved() {
+		// Nothing to search: no analysis, no table.
+		return alreadySolved(req.Level, req.Objective)
+	}
 	b, err := engine.Analyze(req.Level)
 	if err != nil {
 		return nil, &BadLevelError{Err: err}
 	}
 	h, err := req.Heuristic.Prepare(ctx, b)
 	if err != nil {
-		return nil, fmt.Errorf("heuristic: %w", err)
+		return nil, &ComponentError{What: "heuristic", Err: err}
 	}
 	var ds []*engine.Deadlocks
 	for _, d := range req.Deadlocks {
 		c, err := d.Prepare(ctx, b)
 		if err != nil {
-			return nil, fmt.Errorf("deadlock detector: %w", err)
+			return nil, &ComponentError{What: "deadlock detector", Err: err}
 		}
 		ds = append(ds, c)
 	}
@@ -265,6 +308,16 @@ func Solve(ctx context.Context, req Request) (*Result, error) {
 	pr := runPlanners(ctx, b, req, max(req.Budget.Memory, 0), clock, start, deadline)
 	res.addPlans(ctx, pr, sr.Reason)
 	return res, nil
+}
+
+// alreadySolved is the result for a level whose boxes all stand on goals:
+// solved by the empty solution, which is push-optimal.
+func alreadySolved(l *sokoban.Level, o engine.Objective) (*Result, error) {
+	m, err := sokoban.Replay(l, nil)
+	if err != nil || !m.Solved {
+		return nil, fmt.Errorf("internal error: the empty solution replays to solved=%v: %v", m.Solved, err)
+	}
+	return &Result{Status: engine.Solved, Solution: sokoban.Solution{}, Metrics: m, Optimal: true, Objective: o, Runs: []Run{}}, nil
 }
 
 // addSearch records the exhaustive search's run, and its result as the
@@ -398,7 +451,7 @@ func runPlanners(ctx context.Context, b *engine.Board, req Request, memory int64
 		}
 		run, sol, m := plan(ctx, p, level, host, req, memory, left, clock, start)
 		pr.runs = append(pr.runs, run)
-		if run.Status == "solved" {
+		if run.Status == RunSolved {
 			pr.by, pr.sol, pr.metrics = p.Name, sol, m
 			break
 		}
@@ -431,8 +484,12 @@ func search(ctx context.Context, b *engine.Board, h *engine.Heuristic, ds []*eng
 	}
 	if req.OnEvent != nil {
 		opts.OnProgress = func(p engine.Progress) {
-			req.OnEvent(Event{Phase: PhaseSearch, Component: h.Name, Nodes: p.Nodes, Stored: p.Stored, Depth: p.Depth,
-				LowerBound: p.LowerBound, Memory: p.Memory, Elapsed: clock().Sub(start)})
+			e := Event{Phase: PhaseSearch, Component: h.Name, Nodes: p.Nodes, Stored: p.Stored, Depth: p.Depth,
+				LowerBound: p.LowerBound, Memory: p.Memory, Generated: p.Generated, Elapsed: clock().Sub(start)}
+			if p.Boxes != nil {
+				e.Position = position(b, p.Boxes, p.Player)
+			}
+			req.OnEvent(e)
 		}
 	}
 	r, err := engine.Solve(ctx, b, opts)
@@ -471,20 +528,20 @@ func plan(ctx context.Context, p Planner, level *sdk.Level, host sdk.Host, req R
 	run.Elapsed, run.Nodes = clock().Sub(began), nodes
 	switch {
 	case err != nil && ctx.Err() != nil:
-		run.Status, run.Reason = "gave_up", engine.ReasonCancelled
+		run.Status, run.Reason = RunGaveUp, engine.ReasonCancelled
 		return run, nil, sokoban.Metrics{}
 	case err != nil && errors.Is(err, context.DeadlineExceeded):
-		run.Status, run.Reason = "gave_up", "time budget spent"
+		run.Status, run.Reason = RunGaveUp, ReasonPlannerTime
 		return run, nil, sokoban.Metrics{}
 	case err != nil:
-		run.Status, run.Reason = "failed", err.Error()
+		run.Status, run.Reason = RunFailed, err.Error()
 		return run, nil, sokoban.Metrics{}
 	}
 	run.Status, run.Reason = pr.Status.String(), pr.Reason
 	if pr.Status == sdk.PlanUnsolvable {
 		// Only the exhaustive search's proof counts: a planner that claims
 		// the level unsolvable is taken as giving up.
-		run.Status = "gave_up"
+		run.Status = RunGaveUp
 		run.Reason = "planner says unsolvable: " + pr.Reason
 	}
 	if pr.Status != sdk.PlanSolved {
@@ -492,7 +549,7 @@ func plan(ctx context.Context, p Planner, level *sdk.Level, host sdk.Host, req R
 	}
 	sol, m, err := verify(req.Level, pr.Solution)
 	if err != nil {
-		run.Status, run.Reason = "invalid", err.Error()
+		run.Status, run.Reason = RunInvalid, err.Error()
 		return run, nil, sokoban.Metrics{}
 	}
 	return run, sol, m
@@ -523,11 +580,11 @@ func verify(l *sokoban.Level, lurd string) (sokoban.Solution, sokoban.Metrics, e
 func StatusName(st engine.Status) string {
 	switch st {
 	case engine.Solved:
-		return "solved"
+		return RunSolved
 	case engine.Unsolvable:
-		return "unsolvable"
+		return RunUnsolvable
 	}
-	return "gave_up"
+	return RunGaveUp
 }
 
 // BadLevelError is a level the engine cannot take (too many squares, say).
@@ -537,3 +594,16 @@ func (e *BadLevelError) Error() string { return e.Err.Error() }
 
 // Unwrap returns the engine's error.
 func (e *BadLevelError) Unwrap() error { return e.Err }
+
+// ComponentError is a component (a heuristic or deadlock detector, built in
+// or a plugin) that failed to prepare.
+type ComponentError struct {
+	// What names the kind of component.
+	What string
+	Err  error
+}
+
+func (e *ComponentError) Error() string { return e.What + ": " + e.Err.Error() }
+
+// Unwrap returns the component's error.
+func (e *ComponentError) Unwrap() error { return e.Err }

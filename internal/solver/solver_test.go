@@ -356,6 +356,46 @@ func TestEventsNameTheComponent(t *testing.T) {
 	}
 }
 
+func TestSearchEventsCarryThePosition(t *testing.T) {
+	var events []Event
+	clock := &stepClock{now: time.Unix(0, 0), step: time.Second}
+	l := level(t, bigLevel)
+	_, err := Solve(context.Background(), Request{
+		Level: l, Objective: engine.ObjectivePushes, Heuristic: matching{},
+		Budget: Budget{Time: 5 * time.Second, Memory: 64 << 20}, Clock: clock.Now,
+		OnEvent: func(e Event) { events = append(events, e) },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(events) == 0 {
+		t.Fatal("no events")
+	}
+	for _, e := range events {
+		p := e.Position
+		if p == nil || len(p.Boxes) != l.Boxes() || e.Generated < e.Nodes {
+			t.Fatalf("event %+v: want a position of %d boxes and generated >= nodes", e, l.Boxes())
+		}
+		for _, sq := range append([]Square{p.Player}, p.Boxes...) {
+			if l.At(sq.X, sq.Y).Has(sokoban.Wall) {
+				t.Errorf("event %+v: a piece on a wall at %+v", e, sq)
+			}
+		}
+	}
+}
+
+func TestAlreadySolved(t *testing.T) {
+	r, err := Solve(context.Background(), Request{Level: level(t, "#####\n#@**#\n#####\n"), Objective: engine.ObjectiveAny, Heuristic: matching{},
+		Budget: Budget{Time: time.Second, Memory: 64 << 20}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := &Result{Status: engine.Solved, Solution: sokoban.Solution{}, Metrics: sokoban.Metrics{Solved: true}, Optimal: true, Objective: engine.ObjectiveAny, Runs: []Run{}}
+	if d := cmp.Diff(want, r); d != "" {
+		t.Errorf("result (-want +got):\n%s", d)
+	}
+}
+
 // blind is an admissible bound that knows only dead squares: every other
 // cost is 0, so a pushes search on it is breadth-first and slow on any
 // level of some size.

@@ -1,0 +1,29 @@
+package server
+
+import (
+	"google.golang.org/genproto/googleapis/rpc/errdetails"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+)
+
+// errorDomain is the ErrorInfo domain of the daemon's errors.
+const errorDomain = "sokod.dev"
+
+// The ErrorInfo reasons of the daemon's errors: stable tokens a client
+// tests, listed in the proto's header.
+const (
+	reasonInvalidOption = "INVALID_OPTION"
+	reasonQueueFull     = "QUEUE_FULL"
+	reasonShuttingDown  = "SHUTTING_DOWN"
+	reasonNoSuchJob     = "NO_SUCH_JOB"
+)
+
+// rpcError is a status error with code c and message msg, carrying a
+// google.rpc.ErrorInfo with reason and metadata.
+func rpcError(c codes.Code, reason string, metadata map[string]string, msg string) error {
+	st := status.New(c, msg)
+	if d, err := st.WithDetails(&errdetails.ErrorInfo{Reason: reason, Domain: errorDomain, Metadata: metadata}); err == nil {
+		st = d
+	}
+	return st.Err()
+}

@@ -153,13 +153,13 @@ func BenchmarkLowerBoundMatching(b *testing.B) { benchLowerBound(b, RuleMatching
 // refilled from empty whenever it reaches its load limit.
 func BenchmarkTableInsert(b *testing.B) {
 	t := newTable(1 << 22)
+	defer t.release()
 	x := uint64(12345)
 	b.ReportAllocs()
 	for b.Loop() {
 		if t.full() {
 			b.StopTimer()
-			clear(t.slots)
-			t.used = 0
+			t.trim()
 			b.StartTimer()
 		}
 		x += 0x9e3779b97f4a7c15

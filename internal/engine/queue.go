@@ -3,10 +3,10 @@ package engine
 // openQueue is an open list: a bucket queue on integer f with, inside each
 // f bucket, one LIFO list per g so that ties go to the larger g (the deepest
 // state, which also makes a child with its parent's f come out next: the
-// depth-first extension). Entries come from an entryPool, one preallocated
-// slab with a free list that several queues may share, so pushing and
-// popping allocate nothing; only the first use of a new f or g value may
-// grow the small bucket index.
+// depth-first extension). Entries come from an entryPool, one slab with a
+// free list that several queues may share, so pushing and popping allocate
+// nothing; only the first use of a new f or g value may grow the small
+// bucket index.
 //
 // An entry names a record and the g it was queued with. A record whose g has
 // since improved is queued again; the older entry is then stale and skipped
@@ -18,9 +18,12 @@ type openQueue struct {
 	count   int // live entries, stale ones included
 }
 
-// entryPool is the slab of open-list entries.
+// entryPool is the slab of open-list entries. Fresh entries are taken from
+// the front, so the slab's memory is committed as the lists grow (see
+// newSlab).
 type entryPool struct {
 	entries []openEntry
+	mem     *mapping
 	free    uint32 // head of the free list, noRecord when empty
 	fresh   uint32 // entries[fresh:] were never used
 	used    int
@@ -39,12 +42,22 @@ type fBucket struct {
 }
 
 func newEntryPool(capacity int) *entryPool {
-	return &entryPool{entries: make([]openEntry, capacity), free: noRecord}
+	p := &entryPool{free: noRecord, mem: new(mapping)}
+	p.entries, *p.mem = newSlab[openEntry](capacity)
+	ownSlab(p, p.mem)
+	return p
 }
 
-// reset frees every entry, keeping the memory.
+// reset frees every entry and gives back the memory they took.
 func (p *entryPool) reset() {
+	trimSlab(p.entries, *p.mem, int(p.fresh))
 	p.free, p.fresh, p.used, p.peak = noRecord, 0, 0, 0
+}
+
+// release gives the slab's memory back; the pool must not be used again.
+func (p *entryPool) release() {
+	p.mem.release()
+	p.entries = nil
 }
 
 // get takes an entry; false when the slab is full.

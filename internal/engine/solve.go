@@ -74,6 +74,7 @@ func Solve(ctx context.Context, b *Board, opts Options) (*Result, error) {
 	ws := opts.Workspace
 	if ws == nil {
 		ws = NewWorkspace(mem)
+		defer ws.Release()
 	}
 	s := newSearcher(b, h, opts, ws)
 	res.Stats.MemoryReserved = ws.Bytes()

@@ -148,6 +148,7 @@ func runBench(parent context.Context, env *Env, tasks []benchTask, s solveSettin
 		go func() {
 			defer wg.Done()
 			ws := engine.NewWorkspace(s.memory)
+			defer ws.Release()
 			for i := range next {
 				results[i], errs[i] = benchOne(ctx, env, tasks[i], s, ws)
 				close(done[i])

@@ -69,7 +69,7 @@ func (s *searcher) lowerBound() int {
 // run is the search loop. It returns the status, a reason, and the goal
 // record when solved.
 func (s *searcher) run(ctx context.Context) (Status, string, uint32) {
-	s.done = ctx.Done()
+	s.watch(ctx)
 	if ctx.Err() != nil {
 		return GaveUp, ReasonCancelled, 0
 	}
@@ -123,6 +123,9 @@ func (s *searcher) rootBound() (h0 int, st Status, reason string, end bool) {
 		}
 	}
 	h0 = s.ev.sync(s.boxes, s.player)
+	if s.overdue() {
+		return 0, GaveUp, s.endReason(), true
+	}
 	s.initialLB = h0
 	if h0 >= infCost {
 		return 0, Unsolvable, "no assignment of boxes to goals is reachable", true
@@ -171,6 +174,9 @@ func (s *searcher) step() (st Status, reason string, goal uint32, end bool) {
 	// only at its exact priority, so A* with an admissible bound still pops
 	// the goal at the optimal cost first.
 	h := s.ev.sync(s.boxes, s.player)
+	if s.overdue() {
+		return GaveUp, s.endReason(), 0, true
+	}
 	if h >= infCost {
 		s.matchPruned++
 		rec.setClosed()

@@ -13,6 +13,7 @@
 package engine
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/sokod/sokod/sokoban"
@@ -135,6 +136,13 @@ func (b *Board) Region(q, p uint16) uint8 {
 // Analyze computes the per-level tables. It fails only for levels the engine
 // cannot represent; an unsolvable level is analysed and marked Impossible.
 func Analyze(l *sokoban.Level) (*Board, error) {
+	return AnalyzeContext(context.Background(), l)
+}
+
+// AnalyzeContext is Analyze that gives up when ctx ends, returning an error
+// that wraps ctx's: the distance tables take time in proportion to squares
+// times goals, seconds on the largest boards.
+func AnalyzeContext(ctx context.Context, l *sokoban.Level) (*Board, error) {
 	if l == nil {
 		return nil, fmt.Errorf("engine: nil level")
 	}
@@ -233,7 +241,9 @@ func Analyze(l *sokoban.Level) (*Board, error) {
 	}
 
 	b.computeSides()
-	b.computeDistances()
+	if err := b.computeDistances(ctx); err != nil {
+		return nil, err
+	}
 	b.Dead = make([]bool, n+1)
 	g := len(b.Goals)
 	for sq := 0; sq < n; sq++ {
@@ -248,7 +258,9 @@ func Analyze(l *sokoban.Level) (*Board, error) {
 	}
 	b.Dead[n] = true
 	b.computeSlide()
-	b.computeGoalAreas()
+	if err := b.computeGoalAreas(ctx); err != nil {
+		return nil, err
+	}
 	if b.Impossible == "" {
 		for _, s := range b.StartBoxes {
 			if b.Dead[s] {
@@ -389,7 +401,7 @@ func (b *Board) computeSides() {
 // over (box square, player side) states, pulling the box. A state's player
 // side d means the player stands in the region of the box's neighbour in
 // direction d; all sides with the same label are one state.
-func (b *Board) computeDistances() {
+func (b *Board) computeDistances(ctx context.Context) error {
 	n := b.Squares
 	g := len(b.Goals)
 	wall := uint16(n)
@@ -404,11 +416,15 @@ func (b *Board) computeDistances() {
 		}
 	}
 	if n == 0 || g == 0 {
-		return
+		return nil
 	}
 	seen := make([]int32, n*4) // goal number + 1 that last visited a state
 	queue := make([]int32, 0, n*4)
+	dists := make([]uint16, 0, n*4) // distance per queue entry, parallel
 	for j, goal := range b.Goals {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("engine: analysis stopped: %w", err)
+		}
 		stamp := int32(j + 1)
 		queue = queue[:0]
 		// visit marks state (sq, side d) and every side connected to it.
@@ -427,7 +443,7 @@ func (b *Board) computeDistances() {
 				b.RegionDist[r] = dist
 			}
 		}
-		dists := make([]uint16, 0) // distance per queue entry, parallel
+		dists = dists[:0]
 		for d := 0; d < 4; d++ {
 			if b.Nbr[int(goal)*4+d] != wall && seen[int(goal)*4+d] != stamp {
 				visit(goal, d, 0)
@@ -458,6 +474,7 @@ func (b *Board) computeDistances() {
 			}
 		}
 	}
+	return nil
 }
 
 // computeZobrist fills the Zobrist keys from a fixed-seed splitmix64 stream:

@@ -58,10 +58,16 @@ func (s *searcher) expand(r uint32, g int, hcur int) (Status, string, uint32) {
 	pnorm := s.reach(s.player)
 	gen := s.gen
 	moves := s.genMoves(gen)
+	if s.overdue() {
+		return GaveUp, s.endReason(), 0
+	}
 	astar := s.objective == ObjectivePushes
 	n := len(s.boxes)
 	player := s.player
 	for _, p := range moves {
+		if s.overdue() {
+			return GaveUp, s.endReason(), 0
+		}
 		i := int(s.boxAt[p.from])
 		to := s.nbr[int(p.from)*4+int(p.dir)]
 		key, p, to, ok := s.pushChild(i, p, to, player, gen, pnorm)

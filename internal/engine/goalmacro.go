@@ -1,6 +1,10 @@
 package engine
 
-import "slices"
+import (
+	"context"
+	"fmt"
+	"slices"
+)
 
 // Goal macros: a packing order for goal areas, in the style of Rolling
 // Stone's goal macros and YASS's packing order, and home moves
@@ -92,7 +96,7 @@ type goalArea struct {
 
 // computeGoalAreas finds the goal areas, their entrances and packing
 // orders (see goalmacro.go), and fills b.areas, b.inArea and b.macroArea.
-func (b *Board) computeGoalAreas() {
+func (b *Board) computeGoalAreas(ctx context.Context) error {
 	n := b.Squares
 	wall := uint16(n)
 	b.inArea = make([]int16, n+1)
@@ -101,13 +105,16 @@ func (b *Board) computeGoalAreas() {
 		b.inArea[i], b.macroArea[i] = -1, -1
 	}
 	if n == 0 {
-		return
+		return nil
 	}
 	seen := make([]bool, n)
 	po := newOrderSearch(b)
 	for _, g0 := range b.Goals {
 		if seen[g0] {
 			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("engine: analysis stopped: %w", err)
 		}
 		seen[g0] = true
 		comp := []uint16{g0}
@@ -142,6 +149,7 @@ func (b *Board) computeGoalAreas() {
 			}
 		}
 	}
+	return nil
 }
 
 // orderSearch is the scratch of the packing-order computation.

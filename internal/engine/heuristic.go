@@ -336,6 +336,10 @@ type matcher struct {
 	// saved state for tryRow
 	su, sv     []int64
 	scol, srow []int32
+
+	// done, when closed, makes sync give up between rows, returning
+	// infCost; the search then ends (searcher.overdue).
+	done <-chan struct{}
 }
 
 func newMatcher(n, g int, costs []uint16) *matcher {
@@ -402,6 +406,11 @@ func (m *matcher) sync(rows []int32) int {
 	}
 	for i := 0; i < m.n; i++ {
 		if m.col[i] < 0 {
+			select {
+			case <-m.done:
+				return infCost
+			default:
+			}
 			m.augment(i)
 		}
 	}

@@ -188,6 +188,9 @@ func (s *searcher) findHomes() {
 	h.cgen++
 	searched := false
 	for a := range g.areas {
+		if s.overdue() {
+			return // the expansion ends with the search
+		}
 		target := s.areaTarget(a)
 		if target == s.wall {
 			continue
@@ -199,6 +202,9 @@ func (s *searcher) findHomes() {
 		s.homeSources(int16(a), target)
 	}
 	for _, bi := range h.cboxes {
+		if s.overdue() {
+			return
+		}
 		if p, ok := s.exactHome(s.boxes[bi]); ok {
 			h.cands = append(h.cands, p)
 		}

@@ -54,6 +54,9 @@ func (s *searcher) runIDA() (Status, string, uint32) {
 			}
 			return st, reason, goal
 		}
+		if s.overdue() {
+			return GaveUp, s.endReason(), 0 // the iteration may be incomplete
+		}
 		if s.nextThreshold >= infCost {
 			if note := s.cnt.untrustedNote(); note != "" {
 				return GaveUp, "every reachable position was searched" + note, 0
@@ -81,6 +84,9 @@ func (s *searcher) dfs(r uint32, g, h int) (goal uint32, st Status, reason strin
 	pnorm := s.reach(s.player)
 	gen := s.gen
 	moves := s.genMoves(gen)
+	if s.overdue() {
+		return 0, GaveUp, s.endReason(), true
+	}
 	base := len(s.idaStack)
 	player := s.player
 	for _, p := range moves {

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"time"
 )
 
@@ -112,6 +113,7 @@ type searcher struct {
 	maxDepth, initialLB                    int
 	proofHolds                             bool
 	done                                   <-chan struct{}
+	ctx                                    context.Context // the search's, set by run
 	start, lastProgress, lastCheck         time.Time
 	sinceCheck, checkInterval              int
 }

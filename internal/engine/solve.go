@@ -175,7 +175,7 @@ func (s *searcher) checkBudget(g int) (st Status, reason string, end bool) {
 		if s.done != nil {
 			select {
 			case <-s.done:
-				return GaveUp, ReasonCancelled, true
+				return GaveUp, s.endReason(), true
 			default:
 			}
 		}

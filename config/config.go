@@ -15,6 +15,7 @@
 //
 //	listen.unix           ""      Unix socket path; "" means $XDG_RUNTIME_DIR/sokod.sock, else a short temp path
 //	listen.tcp            ""      loopback host:port for gRPC over TCP; "" means off
+//	listen.http           ""      loopback host:port for HTTP: Connect, gRPC-Web, gRPC and the web app; "" means off
 //	listen.socket_group   ""      group that may use the socket (mode 0660); "" means mode 0600
 //	plugins.dirs          []      directories searched for plugin binaries
 //	plugins.start_timeout 10s     time a plugin has to start and complete its handshake
@@ -67,6 +68,10 @@ type Listen struct {
 	// The host must be a loopback address (127.0.0.0/8, ::1 or localhost):
 	// the API has no authentication, so it is never exposed beyond the host.
 	TCP string `mapstructure:"tcp"`
+	// HTTP is a host:port on which the daemon serves HTTP, "" for none: the
+	// API with Connect (also gRPC-Web and gRPC) and the web app at /. Like
+	// TCP it must be a loopback address.
+	HTTP string `mapstructure:"http"`
 	// SocketGroup is the group that may connect to the Unix socket. "" makes
 	// the socket mode 0600 (owner only); otherwise the daemon gives the
 	// socket this group and mode 0660. The daemon checks that it exists.

@@ -40,6 +40,7 @@ func ExampleLoad() {
 	//   "limits.memory": "2GiB",
 	//   "limits.nodes": 0,
 	//   "limits.time": "30s",
+	//   "listen.http": "",
 	//   "listen.socket_group": "",
 	//   "listen.tcp": "",
 	//   "listen.unix": "",

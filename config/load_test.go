@@ -472,6 +472,7 @@ func TestMap(t *testing.T) {
 	want := map[string]any{
 		"listen.unix":             "",
 		"listen.tcp":              "",
+		"listen.http":             "",
 		"listen.socket_group":     "",
 		"plugins.dirs":            []string{},
 		"plugins.start_timeout":   "10s",

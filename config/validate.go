@@ -74,6 +74,11 @@ func (c *Config) check(src map[string]string) []error {
 			bad("listen.tcp", c.Listen.TCP, reason)
 		}
 	}
+	if c.Listen.HTTP != "" {
+		if reason := checkLoopback(c.Listen.HTTP); reason != "" {
+			bad("listen.http", c.Listen.HTTP, reason)
+		}
+	}
 	for _, d := range c.Plugins.Dirs {
 		if strings.TrimSpace(d) == "" {
 			bad("plugins.dirs", c.Plugins.Dirs, "must not contain an empty directory name")

@@ -8,7 +8,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/sokod/sokod/internal/render"
 	"github.com/sokod/sokod/internal/server"
+	"github.com/sokod/sokod/web"
 )
 
 // socketPath is the daemon's Unix socket: listen.unix, else the default
@@ -21,19 +23,41 @@ func socketPath(env *Env) string {
 }
 
 func serveCommand(env *Env) *cobra.Command {
-	return &cobra.Command{
-		Use:   "serve",
-		Short: "Run the daemon: the gRPC API on a Unix socket and, if configured, loopback TCP.",
+	var socket, tcp, httpAddr string
+	cmd := &cobra.Command{
+		Use:   "serve [--socket PATH] [--tcp HOST:PORT] [--http HOST:PORT]",
+		Short: "Run the daemon: the gRPC API on a Unix socket and, if configured, loopback TCP and HTTP.",
 		Long: "Run the daemon: the gRPC API (sokod.v1.SolverService, health, reflection) on the Unix\n" +
 			"socket listen.unix (default $XDG_RUNTIME_DIR/sokod.sock) and, when listen.tcp is set, on\n" +
-			"loopback TCP. Solves run at most server.max_jobs at once within server.memory_cap, with\n" +
-			"server.queue more waiting. SIGINT or SIGTERM cancel the jobs (their clients get CANCELLED),\n" +
-			"stop the server within server.shutdown_timeout and the plugins, and exit 0.",
+			"loopback TCP. When listen.http is set, the same service over HTTP with Connect (also\n" +
+			"gRPC-Web and gRPC) and the web app at http://HOST:PORT/. Solves run at most\n" +
+			"server.max_jobs at once within server.memory_cap, with server.queue more waiting.\n" +
+			"SIGINT or SIGTERM cancel the jobs (their clients get CANCELLED), stop the server within\n" +
+			"server.shutdown_timeout and the plugins, and exit 0.",
 		Args: argsBetween(0, 0),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			// The flags override listen.* from every other layer.
+			cfg := *env.Config
+			for _, f := range []struct {
+				name string
+				dst  *string
+				val  string
+			}{{"socket", &cfg.Listen.Unix, socket}, {"tcp", &cfg.Listen.TCP, tcp}, {"http", &cfg.Listen.HTTP, httpAddr}} {
+				if cmd.Flags().Changed(f.name) {
+					*f.dst = f.val
+				}
+			}
+			if err := cfg.Validate(); err != nil {
+				return withCode(exitUsage, err)
+			}
+			env.Config = &cfg
 			return serve(cmd.Context(), env)
 		},
 	}
+	cmd.Flags().StringVar(&socket, "socket", "", "Unix socket path (listen.unix)")
+	cmd.Flags().StringVar(&tcp, "tcp", "", "also serve gRPC on this loopback host:port (listen.tcp); \"\" for none")
+	cmd.Flags().StringVar(&httpAddr, "http", "", "also serve HTTP (Connect, gRPC-Web, gRPC, the web app) on this loopback host:port (listen.http); \"\" for none")
+	return cmd
 }
 
 // serve runs the daemon until ctx ends (SIGINT, SIGTERM).
@@ -43,13 +67,18 @@ func serve(ctx context.Context, env *Env) error {
 	// Deferred first, so it runs last: no plugin outlives the daemon, and
 	// none is stopped while a job may still use it.
 	defer closeHost()
+	app, err := web.Handler(render.DefaultTheme())
+	if err != nil {
+		return err
+	}
 	srv, err := server.New(server.Options{
 		Components: reg,
 		Limits:     server.Limits{Time: cfg.Limits.Time, Memory: int64(cfg.Limits.Memory), Nodes: int64(min(cfg.Limits.Nodes, 1<<62))},
 		Planners:   cfg.Fallback.Planners, SearchShare: cfg.Fallback.SearchShare, PlannerShare: cfg.Fallback.PlannerShare, Portfolio: cfg.Fallback.Portfolio,
 		MaxJobs: cfg.Server.MaxJobs, Queue: cfg.Server.Queue, MemoryCap: int64(cfg.Server.MemoryCap),
 		ShutdownTimeout: cfg.Server.ShutdownTimeout,
-		Log:             env.Log, Clock: env.Now,
+		Version:         version, Web: app,
+		Log: env.Log, Clock: env.Now,
 	})
 	if err != nil {
 		return err
@@ -68,6 +97,17 @@ func serve(ctx context.Context, env *Env) error {
 		}
 		listeners = append(listeners, tl)
 		env.Log.Info("listening", "tcp", tl.Addr().String())
+	}
+	if cfg.Listen.HTTP != "" {
+		hl, err := server.ListenTCP(cfg.Listen.HTTP)
+		if err != nil {
+			for _, l := range listeners {
+				_ = l.Close()
+			}
+			return err
+		}
+		listeners = append(listeners, server.HTTP(hl))
+		env.Log.Info("listening", "http", hl.Addr().String(), "app", "http://"+hl.Addr().String()+"/")
 	}
 	env.Log.Info("listening", "unix", path)
 	// Plugins start now rather than at first use, so a broken one shows in

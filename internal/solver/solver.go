@@ -134,6 +134,9 @@ type Request struct {
 	// must be quick. Calls never overlap, though in portfolio mode they
 	// come from two goroutines.
 	OnEvent func(Event)
+	// Store, when set, is consulted before the search and given its
+	// solution (see solveStored).
+	Store Store
 }
 
 // Phase is the stage of a solve an event or a run belongs to.
@@ -252,6 +255,9 @@ func (r *Result) Nodes() int64 {
 // refuses, wrapped as *BadLevelError) and internal failures; gave up,
 // unsolvable and cancelled are results.
 func Solve(ctx context.Context, req Request) (*Result, error) {
+	if req.Store != nil {
+		return solveStored(ctx, req)
+	}
 	clock := req.Clock
 	if clock == nil {
 		clock = time.Now

@@ -33,6 +33,11 @@
 //	server.shutdown_timeout 10s   time the daemon gives its calls to end on SIGINT/SIGTERM before it cuts them
 //	log.level             info    trace, debug, info, warn, error or off
 //	log.format            text    text or json
+//	store.path            ""      solution store (SQLite file) used by solve, serve and worker; "" means none
+//	batch.nats            nats://127.0.0.1:4222  NATS server of batch submit, status, results and worker
+//	batch.ack_wait        30s     time a job may go unacknowledged before another worker gets it
+//	batch.max_deliveries  5       deliveries of one job before it is answered as failed
+//	batch.replicas        1       replicas of the batch streams on a NATS cluster
 //
 // Durations are Go durations ("90s", "1m30s"); sizes are ByteSize text
 // ("512MiB", "2GiB", "1GB"). The package keeps no mutable state: Load builds
@@ -56,6 +61,8 @@ type Config struct {
 	Fallback Fallback `mapstructure:"fallback"`
 	Server   Server   `mapstructure:"server"`
 	Log      Log      `mapstructure:"log"`
+	Store    Store    `mapstructure:"store"`
+	Batch    Batch    `mapstructure:"batch"`
 }
 
 // Listen says where the daemon accepts gRPC connections.
@@ -167,6 +174,32 @@ type Log struct {
 	Format string `mapstructure:"format"`
 }
 
+// Store configures the solution store (internal/store).
+type Store struct {
+	// Path is the store's SQLite file, created when missing; "" means no
+	// store. Daemons, workers and solves on one machine may share it.
+	Path string `mapstructure:"path"`
+}
+
+// Batch configures batch solving on NATS JetStream (internal/batch).
+type Batch struct {
+	// NATS is the URL of the NATS server (with JetStream) that batch
+	// submit, status, results and worker use; a list of URLs separated by
+	// commas names a cluster. User and password or a token go in the URL.
+	NATS string `mapstructure:"nats"`
+	// AckWait is how long a job may go without an acknowledgement before
+	// JetStream gives it to another worker: the time a dead worker's job
+	// waits. Workers acknowledge a running solve every third of it.
+	AckWait time.Duration `mapstructure:"ack_wait"`
+	// MaxDeliveries is how many times a job is delivered before it is
+	// answered as failed, so a level that kills its workers is not handed
+	// out forever.
+	MaxDeliveries int `mapstructure:"max_deliveries"`
+	// Replicas is the replica count of the batch streams and bucket on a
+	// NATS cluster, set when they are created.
+	Replicas int `mapstructure:"replicas"`
+}
+
 // Default returns the built-in configuration, the bottom layer of Load.
 func Default() *Config {
 	return &Config{
@@ -175,6 +208,7 @@ func Default() *Config {
 		Fallback: Fallback{Planners: []string{"relocation", "fess"}, PlannerShare: 20},
 		Server:   Server{Queue: 16, ShutdownTimeout: 10 * time.Second},
 		Log:      Log{Level: "info", Format: "text"},
+		Batch:    Batch{NATS: "nats://127.0.0.1:4222", AckWait: 30 * time.Second, MaxDeliveries: 5, Replicas: 1},
 	}
 }
 

@@ -30,6 +30,10 @@ func ExampleLoad() {
 	fmt.Println(string(out))
 	// Output:
 	// {
+	//   "batch.ack_wait": "30s",
+	//   "batch.max_deliveries": 5,
+	//   "batch.nats": "nats://127.0.0.1:4222",
+	//   "batch.replicas": 1,
 	//   "fallback.planner_share": 20,
 	//   "fallback.planners": [
 	//     "relocation",
@@ -54,6 +58,7 @@ func ExampleLoad() {
 	//   "server.max_jobs": 0,
 	//   "server.memory_cap": "0",
 	//   "server.queue": 16,
-	//   "server.shutdown_timeout": "10s"
+	//   "server.shutdown_timeout": "10s",
+	//   "store.path": ""
 	// }
 }

@@ -48,11 +48,14 @@ var flagKeys = [...]struct{ flag, key string }{
 	{"search-share", "fallback.search_share"},
 	{"planner-share", "fallback.planner_share"},
 	{"portfolio", "fallback.portfolio"},
+	{"store", "store.path"},
+	// --nats is the batch commands' own flag, not RegisterFlags'.
+	{"nats", "batch.nats"},
 }
 
 // RegisterFlags defines on fs the flags that Load reads from
 // LoadOptions.Flags: --config, --log-level, --log-format, --time, --memory,
-// --nodes, --plugin-dir (repeatable), --planners, --search-share, --planner-share and --portfolio. Their zero defaults never override
+// --nodes, --plugin-dir (repeatable), --planners, --search-share, --planner-share, --portfolio and --store. Their zero defaults never override
 // anything: only a flag the user sets overrides the file and environment.
 func RegisterFlags(fs *pflag.FlagSet) {
 	fs.String("config", "", "config `file` (.yaml, .yml, .toml or .json); default $"+ConfigEnv)
@@ -66,6 +69,7 @@ func RegisterFlags(fs *pflag.FlagSet) {
 	fs.Int("search-share", 0, "`percent` of --time the exhaustive search gets when planners follow (default: 10 under --objective any, 80 under pushes)")
 	fs.Int("planner-share", 0, "`percent` of the time left each planner but the last gets; the last gets all of it (default 20)")
 	fs.Bool("portfolio", false, "run the planners beside the exhaustive search (two cores) instead of after it")
+	fs.String("store", "", "solution store `file` (SQLite) that solve, serve and worker consult and add to; '' for none (replaces store.path)")
 }
 
 // fileType returns the viper config type for a file extension (without

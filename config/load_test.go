@@ -53,6 +53,8 @@ func TestDefault(t *testing.T) {
 		Fallback: Fallback{Planners: []string{"relocation", "fess"}, PlannerShare: 20},
 		Server:   Server{MaxJobs: 0, Queue: 16, MemoryCap: 0, ShutdownTimeout: 10 * time.Second},
 		Log:      Log{Level: "info", Format: "text"},
+		Store:    Store{Path: ""},
+		Batch:    Batch{NATS: "nats://127.0.0.1:4222", AckWait: 30 * time.Second, MaxDeliveries: 5, Replicas: 1},
 	}
 	if diff := cmp.Diff(want, Default()); diff != "" {
 		t.Errorf("Default() mismatch (-want +got):\n%s", diff)
@@ -89,6 +91,13 @@ server:
 log:
   level: debug
   format: json
+store:
+  path: /var/lib/sokod/store.db
+batch:
+  nats: nats://nats.example:4222
+  ack_wait: 1m
+  max_deliveries: 3
+  replicas: 3
 `
 
 // fromYAML is Default overridden by yamlFile.
@@ -100,6 +109,8 @@ func fromYAML() *Config {
 		Fallback: Fallback{Planners: []string{"relocation", "fess"}, PlannerShare: 20},
 		Server:   Server{MaxJobs: 4, Queue: 8, MemoryCap: 8 * GiB, ShutdownTimeout: 30 * time.Second},
 		Log:      Log{Level: "debug", Format: "json"},
+		Store:    Store{Path: "/var/lib/sokod/store.db"},
+		Batch:    Batch{NATS: "nats://nats.example:4222", AckWait: time.Minute, MaxDeliveries: 3, Replicas: 3},
 	}
 }
 
@@ -217,7 +228,7 @@ dirs = ["/a", "/b"]
 			},
 			args: []string{
 				"--time=4m", "--memory", "128MiB", "--nodes=9", "--log-level", "trace",
-				"--log-format=json", "--plugin-dir", "/flag/a,b", "--plugin-dir=/flag/c",
+				"--log-format=json", "--plugin-dir", "/flag/a,b", "--plugin-dir=/flag/c", "--store=",
 			},
 			want: func() *Config {
 				c := fromYAML()
@@ -225,6 +236,8 @@ dirs = ["/a", "/b"]
 				c.Log = Log{Level: "trace", Format: "json"}
 				// --plugin-dir takes each value whole: a comma may be part of a path.
 				c.Plugins.Dirs = []string{"/flag/a,b", "/flag/c"}
+				// --store '' turns off the file's store.
+				c.Store.Path = ""
 				return c
 			}(),
 		},
@@ -259,6 +272,11 @@ dirs = ["/a", "/b"]
 				"SOKOD_SERVER_SHUTDOWN_TIMEOUT": "3s",
 				"SOKOD_LOG_LEVEL":               "debug",
 				"SOKOD_LOG_FORMAT":              "json",
+				"SOKOD_STORE_PATH":              "/tmp/store.db",
+				"SOKOD_BATCH_NATS":              "nats://a:4222,nats://b:4222",
+				"SOKOD_BATCH_ACK_WAIT":          "10s",
+				"SOKOD_BATCH_MAX_DELIVERIES":    "2",
+				"SOKOD_BATCH_REPLICAS":          "5",
 				"SOKOD_UNKNOWN_KEYS_ARE_UNSEEN": "x",
 			},
 			want: &Config{
@@ -268,6 +286,8 @@ dirs = ["/a", "/b"]
 				Fallback: Fallback{Planners: []string{"packing", "fess"}, SearchShare: 30, PlannerShare: 40, Portfolio: true},
 				Server:   Server{MaxJobs: 3, Queue: 0, MemoryCap: 6e9, ShutdownTimeout: 3 * time.Second},
 				Log:      Log{Level: "debug", Format: "json"},
+				Store:    Store{Path: "/tmp/store.db"},
+				Batch:    Batch{NATS: "nats://a:4222,nats://b:4222", AckWait: 10 * time.Second, MaxDeliveries: 2, Replicas: 5},
 			},
 		},
 		{
@@ -490,6 +510,11 @@ func TestMap(t *testing.T) {
 		"server.shutdown_timeout": "10s",
 		"log.level":               "info",
 		"log.format":              "text",
+		"store.path":              "",
+		"batch.nats":              "nats://127.0.0.1:4222",
+		"batch.ack_wait":          "30s",
+		"batch.max_deliveries":    5,
+		"batch.replicas":          1,
 	}
 	if diff := cmp.Diff(want, Default().Map()); diff != "" {
 		t.Errorf("Default().Map() mismatch (-want +got):\n%s", diff)

@@ -8,6 +8,7 @@ import (
 	"net/netip"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // MinMemory is the smallest accepted limits.memory: below it the
@@ -135,6 +136,21 @@ func (c *Config) check(src map[string]string) []error {
 	case "text", "json":
 	default:
 		bad("log.format", c.Log.Format, "must be text or json")
+	}
+	if strings.ContainsAny(c.Store.Path, "?#") {
+		bad("store.path", c.Store.Path, "must not contain '?' or '#'")
+	}
+	if strings.TrimSpace(c.Batch.NATS) == "" {
+		bad("batch.nats", c.Batch.NATS, "must be a NATS URL such as nats://127.0.0.1:4222")
+	}
+	if c.Batch.AckWait < time.Second {
+		bad("batch.ack_wait", c.Batch.AckWait, "must be at least 1s")
+	}
+	if c.Batch.MaxDeliveries < 1 {
+		bad("batch.max_deliveries", c.Batch.MaxDeliveries, "must be at least 1")
+	}
+	if c.Batch.Replicas < 1 || c.Batch.Replicas > 5 {
+		bad("batch.replicas", c.Batch.Replicas, "must be from 1 to 5")
 	}
 	return errs
 }

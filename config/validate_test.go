@@ -80,6 +80,16 @@ func TestValidate(t *testing.T) {
 			[]string{`log.level: must be one of trace, debug, info, warn, error, off (got "")`}},
 		{"unknown format", func(c *Config) { c.Log.Format = "logfmt" },
 			[]string{`log.format: must be text or json (got "logfmt")`}},
+		{"store path with a query", func(c *Config) { c.Store.Path = "/tmp/s.db?mode=ro" },
+			[]string{`store.path: must not contain '?' or '#' (got "/tmp/s.db?mode=ro")`}},
+		{"batch settings", func(c *Config) {
+			c.Batch = Batch{NATS: " ", AckWait: 500 * time.Millisecond, MaxDeliveries: 0, Replicas: 7}
+		}, []string{
+			`batch.nats: must be a NATS URL such as nats://127.0.0.1:4222 (got " ")`,
+			`batch.ack_wait: must be at least 1s (got 500ms)`,
+			`batch.max_deliveries: must be at least 1 (got 0)`,
+			`batch.replicas: must be from 1 to 5 (got 7)`,
+		}},
 		{"every problem at once", func(c *Config) {
 			c.Listen.TCP = "0.0.0.0:1"
 			c.Plugins.StartTimeout = -1

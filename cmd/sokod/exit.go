@@ -15,6 +15,7 @@ const (
 	exitInvalid     = 4   // verify: the solution is illegal or does not solve the level
 	exitUnsolvable  = 5   // solve: the level is proved unsolvable
 	exitGaveUp      = 6   // solve: a budget ran out before an answer
+	exitUnavailable = 7   // batch, worker: the NATS server cannot be reached
 	exitInterrupted = 130 // cancelled by SIGINT or SIGTERM
 )
 

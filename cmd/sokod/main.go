@@ -46,6 +46,9 @@ func subcommands(env *Env) []*cobra.Command {
 		pluginsCommand(env),
 		serveCommand(env),
 		statusCommand(env),
+		batchCommand(env),
+		workerCommand(env),
+		storeCommand(env),
 	}
 }
 
@@ -179,7 +182,7 @@ func printUsage(w io.Writer, cmd *cobra.Command) {
 		fmt.Fprintln(w)
 		fmt.Fprintln(w, `Run "sokod help COMMAND" for a command's arguments and flags.`)
 		fmt.Fprintln(w, "Exit codes: 0 success, 1 internal error, 2 usage, 3 bad input, 4 invalid solution,")
-		fmt.Fprintln(w, "5 unsolvable, 6 gave up, 130 interrupted.")
+		fmt.Fprintln(w, "5 unsolvable, 6 gave up, 7 NATS unreachable, 130 interrupted.")
 	} else if cmd.HasAvailableInheritedFlags() {
 		// The root's set, not InheritedFlags, which cobra sorts by name.
 		fmt.Fprintf(w, "\nConfiguration flags:\n%s", cmd.Root().PersistentFlags().FlagUsages())

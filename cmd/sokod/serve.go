@@ -71,7 +71,12 @@ func serve(ctx context.Context, env *Env) error {
 	if err != nil {
 		return err
 	}
-	srv, err := server.New(server.Options{
+	st, closeStore, err := openStore(ctx, env)
+	if err != nil {
+		return err
+	}
+	defer closeStore()
+	opts := server.Options{
 		Components: reg,
 		Limits:     server.Limits{Time: cfg.Limits.Time, Memory: int64(cfg.Limits.Memory), Nodes: int64(min(cfg.Limits.Nodes, 1<<62))},
 		Planners:   cfg.Fallback.Planners, SearchShare: cfg.Fallback.SearchShare, PlannerShare: cfg.Fallback.PlannerShare, Portfolio: cfg.Fallback.Portfolio,
@@ -79,7 +84,12 @@ func serve(ctx context.Context, env *Env) error {
 		ShutdownTimeout: cfg.Server.ShutdownTimeout,
 		Version:         version, Web: app,
 		Log: env.Log, Clock: env.Now,
-	})
+	}
+	if st != nil {
+		opts.Store = st
+		env.Log.Info("solution store", "path", st.Path())
+	}
+	srv, err := server.New(opts)
 	if err != nil {
 		return err
 	}

@@ -63,6 +63,9 @@ type solveSettings struct {
 	time         time.Duration // 0: no limit
 	memory       int64
 	nodes        int64
+	// store is the solution store solve consults (store.path); bench
+	// leaves it nil, so that it measures the solver.
+	store solver.Store
 }
 
 // settingsFromFlags reads the command's own flags and the budget and
@@ -123,7 +126,7 @@ func solveLevel(ctx context.Context, env *Env, l *sokoban.Level, s solveSettings
 	r, err := solver.Solve(ctx, solver.Request{
 		Level: l, Objective: s.objective, Strategy: s.strategy, Heuristic: s.heuristic, Deadlocks: s.deadlocks, Planners: s.planners, SearchShare: s.searchShare, PlannerShare: s.plannerShare, Portfolio: s.portfolio,
 		Budget:    solver.Budget{Time: s.time, Memory: s.memory, Nodes: s.nodes},
-		Workspace: ws, Clock: env.Now, OnEvent: onEvent,
+		Workspace: ws, Clock: env.Now, OnEvent: onEvent, Store: s.store,
 	})
 	var bad *solver.BadLevelError
 	if errors.As(err, &bad) {
@@ -192,6 +195,14 @@ func solveCommand(env *Env) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			st, closeStore, err := openStore(ctx, env)
+			if err != nil {
+				return err
+			}
+			defer closeStore()
+			if st != nil {
+				settings.store = st
+			}
 			var progress func(solver.Event)
 			live := !asJSON && isTerminal(env.Stderr)
 			if live {
@@ -258,8 +269,11 @@ func printSolve(w io.Writer, o solveOutput) {
 		if o.Optimal {
 			proof = "push-optimal"
 		}
-		if o.Phase == string(solver.PhasePlan) {
+		switch o.Phase {
+		case string(solver.PhasePlan):
 			proof += ", found by planner " + o.FoundBy
+		case string(solver.PhaseStore):
+			proof += ", from the solution store"
 		}
 		fmt.Fprintf(w, "solved %s: %d pushes, %d moves, %s\n%s\n", name, o.Pushes, o.Moves, proof, o.Solution)
 		fmt.Fprintf(w, "moves %d  pushes %d  box lines %d  box changes %d\n", o.Moves, o.Pushes, o.BoxLines, o.BoxChanges)
@@ -268,7 +282,7 @@ func printSolve(w io.Writer, o solveOutput) {
 	default:
 		fmt.Fprintf(w, "gave up: %s: %s\n", name, o.Reason)
 	}
-	fmt.Fprintf(w, "nodes %d  stored %d  %.2fs  heuristic %s  objective %s\n", o.Nodes, o.Stored, o.Seconds, o.Heuristic, o.Objective)
+	fmt.Fprintf(w, "nodes %d  stored %d  %.2fs  heuristic %s  objective %s\n", o.Nodes, o.Stored, o.Seconds, dash(o.Heuristic), o.Objective)
 }
 
 // count prints a count with a k/M/G suffix.

@@ -32,6 +32,7 @@ import (
 	"google.golang.org/grpc/reflection"
 
 	"github.com/sokod/sokod/internal/pluginhost"
+	"github.com/sokod/sokod/internal/solver"
 	sokodv1 "github.com/sokod/sokod/proto/sokod/v1"
 )
 
@@ -74,6 +75,9 @@ type Options struct {
 	// Portfolio is fallback.portfolio: planners run beside the search, so
 	// a job keeps two cores busy.
 	Portfolio bool
+	// Store, when set, is the solution store every solve consults and adds
+	// to (store.path); a solve it answers has found_by "store".
+	Store solver.Store
 	// MaxJobs is how many solves run at once; 0 means runtime.NumCPU().
 	MaxJobs int
 	// Queue is how many solves may wait for a slot.

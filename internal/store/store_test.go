@@ -4,9 +4,9 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -256,56 +256,37 @@ func TestOpenRefusesOtherFiles(t *testing.T) {
 	}
 }
 
-// TestConcurrentWriters offers solutions from two handles on one file at
-// once, as two processes would: every offer is applied, none is lost to a
-// lock, and the best stays whichever comes first.
+// TestConcurrentWriters offers solutions from two processes at once to
+// one file: every offer is applied, none is lost to a lock, and the best
+// stays whichever comes first.
 func TestConcurrentWriters(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "store.db")
-	handles := []*Store{open(t, path), open(t, path)}
-	const levels = 12
-	var wg sync.WaitGroup
-	errs := make(chan error, 2)
-	for w, s := range handles {
-		wg.Go(func() {
-			for n := 1; n <= levels; n++ {
-				l, err := sokoban.Parse(hall(n))
-				if err != nil {
-					errs <- err
-					return
-				}
-				// Writer 0 offers a detour of two more pushes, writer 1
-				// the best.
-				text := strings.Repeat("R", n)
-				if w == 0 {
-					text = "urDld" + text + "drU"
-				}
-				sol, err := sokoban.ParseSolution(text)
-				if err != nil {
-					errs <- err
-					return
-				}
-				if _, err := s.Record(ctx, l, Found{Solution: sol, FoundBy: fmt.Sprint("writer", w)}); err != nil {
-					errs <- err
-					return
-				}
-			}
-		})
+	var cmds []*exec.Cmd
+	for w := range 2 {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestHelperWriter$")
+		cmd.Env = append(os.Environ(), "SOKOD_TEST_STORE="+path, fmt.Sprint("SOKOD_TEST_WRITER=", w))
+		cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		cmds = append(cmds, cmd)
 	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		t.Error(err)
+	for _, cmd := range cmds {
+		if err := cmd.Wait(); err != nil {
+			t.Errorf("writer process: %v", err)
+		}
 	}
-	st, err := handles[0].Stats(ctx)
+	s := open(t, path)
+	st, err := s.Stats(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st.Levels != levels {
-		t.Errorf("%d levels stored, want %d", st.Levels, levels)
+	if st.Levels != writerLevels {
+		t.Errorf("%d levels stored, want %d", st.Levels, writerLevels)
 	}
-	for n := 1; n <= levels; n++ {
-		k, err := handles[1].Lookup(ctx, parse(t, hall(n)))
+	for n := 1; n <= writerLevels; n++ {
+		k, err := s.Lookup(ctx, parse(t, hall(n)))
 		if err != nil || k == nil {
 			t.Fatalf("hall %d: %v, %v", n, k, err)
 		}
@@ -313,6 +294,30 @@ func TestConcurrentWriters(t *testing.T) {
 			if s.Metrics.Pushes != n || s.FoundBy != "writer1" {
 				t.Errorf("hall %d: best has %d pushes by %s, want %d by writer1", n, s.Metrics.Pushes, s.FoundBy, n)
 			}
+		}
+	}
+}
+
+// writerLevels is the number of levels each writer offers.
+const writerLevels = 12
+
+// TestHelperWriter is not a test: TestConcurrentWriters runs the test
+// binary with SOKOD_TEST_STORE and SOKOD_TEST_WRITER set, and this offers
+// a solution of each hall to the store there. Writer 0 offers a detour of
+// two more pushes, writer 1 the best.
+func TestHelperWriter(t *testing.T) {
+	path, w := os.Getenv("SOKOD_TEST_STORE"), os.Getenv("SOKOD_TEST_WRITER")
+	if path == "" {
+		t.Skip("runs only as TestConcurrentWriters' subprocess")
+	}
+	s := open(t, path)
+	for n := 1; n <= writerLevels; n++ {
+		text := strings.Repeat("R", n)
+		if w == "0" {
+			text = "urDld" + text + "drU"
+		}
+		if _, err := s.Record(context.Background(), parse(t, hall(n)), Found{Solution: lurd(t, text), FoundBy: "writer" + w}); err != nil {
+			t.Fatal(err)
 		}
 	}
 }

@@ -66,7 +66,7 @@ func batchJobs(env *Env, files []string, o batch.SolveOptions) ([]*batch.Job, er
 			return nil, err
 		}
 		for i, l := range c.Levels {
-			jobs = append(jobs, &batch.Job{File: f, Level: i + 1, Title: l.Title, Text: l.Text(), Options: o})
+			jobs = append(jobs, &batch.Job{Ref: batch.Ref{File: f, Level: i + 1, Title: l.Title, Text: l.Text()}, Options: o})
 		}
 	}
 	return jobs, nil
@@ -432,13 +432,7 @@ func batchStatusCommand(env *Env) *cobra.Command {
 		Long: "Print each batch (or BATCH): its levels, results so far by status, and jobs still queued\n" +
 			"(waiting or being solved). A batch whose submitter stopped midway shows as incomplete.",
 		Args: argsBetween(0, 1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx := cmd.Context()
-			q, err := connectQueue(ctx, env, env.Config.Batch.NATS, "sokod batch status")
-			if err != nil {
-				return err
-			}
-			defer q.Close()
+		RunE: onQueue(env, "sokod batch status", func(ctx context.Context, q *batch.Queue, args []string) error {
 			var ids []string
 			if len(args) == 1 {
 				ids = args
@@ -463,7 +457,7 @@ func batchStatusCommand(env *Env) *cobra.Command {
 				return writeJSON(env.Stdout, out)
 			}
 			return printBatchStatus(env.Stdout, out)
-		},
+		}),
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON: {batches: [{batch: {id, created, files, levels, options, complete}, done, queued, statuses: {STATUS: N}, invalid}]}")
 	cmd.Flags().String("nats", "", natsUsage)
@@ -506,13 +500,7 @@ func batchResultsCommand(env *Env) *cobra.Command {
 			"solutions as a SOK collection. --wait waits for the last result. Exit code 1 when levels have no\n" +
 			"result yet or a solution fails verification, 3 for an unknown batch, 7 when NATS cannot be reached.",
 		Args: argsBetween(1, 1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx := cmd.Context()
-			q, err := connectQueue(ctx, env, env.Config.Batch.NATS, "sokod batch results")
-			if err != nil {
-				return err
-			}
-			defer q.Close()
+		RunE: onQueue(env, "sokod batch results", func(ctx context.Context, q *batch.Queue, args []string) error {
 			b, err := q.Batch(ctx, args[0])
 			if err != nil {
 				return batchError(err)
@@ -527,7 +515,7 @@ func batchResultsCommand(env *Env) *cobra.Command {
 				return err
 			}
 			return reportResults(env, b, rs, out)
-		},
+		}),
 	}
 	cmd.Flags().BoolVar(&wait, "wait", false, "wait until every level has a result")
 	out.register(cmd)
@@ -540,15 +528,9 @@ func batchDeleteCommand(env *Env) *cobra.Command {
 		Use:   "delete BATCH [--nats URL]",
 		Short: "Remove a batch: its queued jobs, its results and its record.",
 		Args:  argsBetween(1, 1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx := cmd.Context()
-			q, err := connectQueue(ctx, env, env.Config.Batch.NATS, "sokod batch delete")
-			if err != nil {
-				return err
-			}
-			defer q.Close()
+		RunE: onQueue(env, "sokod batch delete", func(ctx context.Context, q *batch.Queue, args []string) error {
 			return batchError(q.Delete(ctx, args[0]))
-		},
+		}),
 	}
 	cmd.Flags().String("nats", "", natsUsage)
 	return cmd

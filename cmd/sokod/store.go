@@ -32,12 +32,21 @@ func openStore(ctx context.Context, env *Env) (*store.Store, func(), error) {
 	}, nil
 }
 
-// requireStore opens the store for the store commands, which need one.
-func requireStore(ctx context.Context, env *Env) (*store.Store, func(), error) {
-	if env.Config.Store.Path == "" {
-		return nil, nil, usagef("no store: set store.path (SOKOD_STORE_PATH, --store FILE)")
+// onStore returns a command's RunE that opens the store, which it needs,
+// and runs fn with it.
+func onStore(env *Env, fn func(ctx context.Context, st *store.Store, args []string) error) func(*cobra.Command, []string) error {
+	return func(cmd *cobra.Command, args []string) error {
+		ctx := cmd.Context()
+		if env.Config.Store.Path == "" {
+			return usagef("no store: set store.path (SOKOD_STORE_PATH, --store FILE)")
+		}
+		st, closeStore, err := openStore(ctx, env)
+		if err != nil {
+			return err
+		}
+		defer closeStore()
+		return fn(ctx, st, args)
 	}
-	return openStore(ctx, env)
 }
 
 // importOutput is the "sokod store import --json" document.
@@ -96,13 +105,7 @@ func storeImportCommand(env *Env) *cobra.Command {
 			"optimality in a file are not taken: only sokod's own search proves. Exit code 4 when a solution\n" +
 			"does not solve its level (the others are kept), 3 when a file cannot be read.",
 		Args: argsBetween(1, 1<<20),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx := cmd.Context()
-			st, closeStore, err := requireStore(ctx, env)
-			if err != nil {
-				return err
-			}
-			defer closeStore()
+		RunE: onStore(env, func(ctx context.Context, st *store.Store, args []string) error {
 			out := importOutput{Rejected: []rejected{}}
 			for _, f := range args {
 				c, err := readCollection(env, f)
@@ -131,7 +134,7 @@ func storeImportCommand(env *Env) *cobra.Command {
 				return withCode(exitInvalid, errSilent)
 			}
 			return nil
-		},
+		}),
 	}
 	cmd.Flags().StringVar(&foundBy, "found-by", "", "credit the solutions to `name` when a block has no Solver note (default import:FILE)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON: {solutions, kept, invalid, rejected: [{file, level, title, line, reason}]}")
@@ -189,15 +192,9 @@ func storeExportCommand(env *Env) *cobra.Command {
 			"solution by pushes and, when another, the best by moves, each titled Solution (N moves, M pushes)\n" +
 			"with Solver, Date and, for a proof, Optimal: pushes notes. store import reads it back.",
 		Args: argsBetween(1, 1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx := cmd.Context()
-			st, closeStore, err := requireStore(ctx, env)
-			if err != nil {
-				return err
-			}
-			defer closeStore()
+		RunE: onStore(env, func(ctx context.Context, st *store.Store, args []string) error {
 			c := &sokoban.Collection{Header: []string{"Solutions from the sokod store " + st.Path()}}
-			err = st.Each(ctx, func(e *store.Entry) error {
+			err := st.Each(ctx, func(e *store.Entry) error {
 				l := e.Level
 				for _, s := range []*store.Solution{e.Pushes, e.Moves} {
 					if s == nil || (s == e.Moves && e.Pushes != nil && s.Solution.String() == e.Pushes.Solution.String()) {
@@ -222,7 +219,7 @@ func storeExportCommand(env *Env) *cobra.Command {
 			}
 			f := &sokFile{path: args[0], c: c}
 			return f.write()
-		},
+		}),
 	}
 }
 
@@ -232,13 +229,7 @@ func storeInfoCommand(env *Env) *cobra.Command {
 		Use:   "info [--json]",
 		Short: "Print the store's path, its number of levels and how many are proved push-optimal.",
 		Args:  argsBetween(0, 0),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx := cmd.Context()
-			st, closeStore, err := requireStore(ctx, env)
-			if err != nil {
-				return err
-			}
-			defer closeStore()
+		RunE: onStore(env, func(ctx context.Context, st *store.Store, args []string) error {
 			stats, err := st.Stats(ctx)
 			if err != nil {
 				return err
@@ -249,7 +240,7 @@ func storeInfoCommand(env *Env) *cobra.Command {
 			}
 			fmt.Fprintf(env.Stdout, "store %s: %d levels, %d proved push-optimal\n", out.Path, out.Levels, out.Optimal)
 			return nil
-		},
+		}),
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON: {path, levels, optimal}")
 	return cmd

@@ -97,3 +97,17 @@ func workerCommand(env *Env) *cobra.Command {
 	cmd.Flags().String("nats", "", natsUsage)
 	return cmd
 }
+
+// onQueue returns a command's RunE that connects to batch.nats (--nats)
+// and runs fn with the queue.
+func onQueue(env *Env, name string, fn func(ctx context.Context, q *batch.Queue, args []string) error) func(*cobra.Command, []string) error {
+	return func(cmd *cobra.Command, args []string) error {
+		ctx := cmd.Context()
+		q, err := connectQueue(ctx, env, env.Config.Batch.NATS, name)
+		if err != nil {
+			return err
+		}
+		defer q.Close()
+		return fn(ctx, q, args)
+	}
+}

@@ -35,7 +35,7 @@ func hall(n int) string {
 func jobs(n int) []*Job {
 	var out []*Job
 	for k := 1; k <= n; k++ {
-		out = append(out, &Job{File: "halls.xsb", Level: k, Title: fmt.Sprint("hall ", k), Text: hall(k),
+		out = append(out, &Job{Ref: Ref{File: "halls.xsb", Level: k, Title: fmt.Sprint("hall ", k), Text: hall(k)},
 			Options: SolveOptions{Objective: "pushes", TimeMillis: 20_000}})
 	}
 	return out

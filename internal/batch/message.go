@@ -32,20 +32,31 @@ type SolveOptions struct {
 // Time is the time budget, 0 for the worker's.
 func (o SolveOptions) Time() time.Duration { return time.Duration(o.TimeMillis) * time.Millisecond }
 
-// Job is one message on the work queue: one level to solve.
-type Job struct {
-	// Batch is the batch's id; ID is the job's, unique across batches.
+// Ref names a job and says where its level came from. A result carries
+// its job's.
+type Ref struct {
+	// Batch is the batch's id; ID is the job's, unique across batches. A
+	// result of a malformed message that has no id gets "invalid-SEQ", its
+	// stream sequence.
 	Batch string `json:"batch"`
 	ID    string `json:"id"`
-	// Index is the job's 1-based place in its batch.
+	// Index is the job's 1-based place in its batch; 0 marks a result that
+	// stands for no job of the batch (a malformed message).
 	Index int `json:"index"`
 	// File and Level say where the level was read: the path given to
 	// submit and the level's 1-based number in it.
 	File  string `json:"file"`
 	Level int    `json:"level"`
 	Title string `json:"title,omitempty"`
-	// Text is the level as a SOK block (title, board, notes).
-	Text    string       `json:"text"`
+	// Text is the level as a SOK block (title, board, notes, stored
+	// solutions); results carry it so that they can be checked and written
+	// as a SOK collection without the jobs.
+	Text string `json:"text,omitempty"`
+}
+
+// Job is one message on the work queue: one level to solve.
+type Job struct {
+	Ref
 	Options SolveOptions `json:"options"`
 }
 
@@ -65,17 +76,7 @@ const (
 
 // Result is one message on the results stream: what became of one job.
 type Result struct {
-	Batch string `json:"batch"`
-	// ID is the job's id; a malformed message that has none gets
-	// "invalid-SEQ", its stream sequence.
-	ID    string `json:"id"`
-	Index int    `json:"index"`
-	File  string `json:"file"`
-	Level int    `json:"level"`
-	Title string `json:"title,omitempty"`
-	// Text is the job's level text, so results can be written as a .sok
-	// collection and checked without the jobs.
-	Text   string `json:"text,omitempty"`
+	Ref
 	Status string `json:"status"`
 	Reason string `json:"reason,omitempty"`
 	// Solution is LURD, replayed by the worker's solver; empty unless

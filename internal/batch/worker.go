@@ -119,9 +119,8 @@ func (w *Worker) handle(ctx context.Context, cons jetstream.Consumer, msg jetstr
 		log.Warn("not a job: answering invalid_job", "error", err, "data", trimmed(string(msg.Data()), 200))
 		res = &Result{Status: StatusInvalidJob, Reason: err.Error()}
 		if job == nil || job.ID == "" {
-			job = &Job{Batch: batchOf(msg.Subject()), ID: fmt.Sprintf("invalid-%d", meta.Sequence.Stream)}
+			job = &Job{Ref: Ref{Batch: batchOf(msg.Subject()), ID: fmt.Sprintf("invalid-%d", meta.Sequence.Stream)}}
 		}
-		// Index 0 marks a result that stands for no job of the batch.
 		job.Index = 0
 	case int(meta.NumDelivered) > w.q.opts.MaxDeliveries:
 		log.Warn("job delivered too often: answering failed", "job", job.ID)
@@ -138,7 +137,7 @@ func (w *Worker) handle(ctx context.Context, cons jetstream.Consumer, msg jetstr
 			return
 		}
 	}
-	res.Batch, res.ID, res.Index, res.File, res.Level, res.Title, res.Text = job.Batch, job.ID, job.Index, job.File, job.Level, job.Title, job.Text
+	res.Ref = job.Ref
 	res.Worker, res.Delivery = name, int(meta.NumDelivered)
 	if err := w.publish(ctx, res); err != nil {
 		log.Warn("result not published; handing the job back", "job", job.ID, "error", err)

@@ -43,7 +43,17 @@ func readLevel(env *Env, path string, n int) (*sokoban.Level, error) {
 		return nil, err
 	}
 	if n < 1 || n > len(c.Levels) {
-		return nil, withCode(exitBadInput, fmt.Errorf("%s has %d level(s); there is no level %d", path, len(c.Levels), n))
+		return nil, withCode(exitBadInput, &noSuchLevelError{path: path, levels: len(c.Levels), n: n})
 	}
 	return c.Levels[n-1], nil
+}
+
+// noSuchLevelError is a level number beyond a file's levels.
+type noSuchLevelError struct {
+	path      string
+	levels, n int
+}
+
+func (e *noSuchLevelError) Error() string {
+	return fmt.Sprintf("%s has %d level(s); there is no level %d", e.path, e.levels, e.n)
 }

@@ -49,6 +49,7 @@ func subcommands(env *Env) []*cobra.Command {
 		batchCommand(env),
 		workerCommand(env),
 		storeCommand(env),
+		renderCommand(env),
 	}
 }
 

@@ -293,6 +293,13 @@ type statusOutput struct {
 	MemoryCap      int64 `json:"memory_cap"`
 }
 
+// statusFailure is the "sokod status --json" document when the daemon
+// cannot be reached or answers with an error.
+type statusFailure struct {
+	Address string      `json:"address"`
+	Error   errorDetail `json:"error"`
+}
+
 // statusJob is one job of statusOutput.
 type statusJob struct {
 	ID string `json:"id"`
@@ -324,10 +331,21 @@ func statusCommand(env *Env) *cobra.Command {
 		Long: "List the running and queued jobs of a daemon, and its admission limits. The address\n" +
 			"defaults to the daemon's socket (listen.unix, else $XDG_RUNTIME_DIR/sokod.sock).",
 		Args: argsBetween(0, 0),
-		RunE: func(cmd *cobra.Command, args []string) error {
+		RunE: func(cmd *cobra.Command, args []string) (err error) {
 			addr := remote
 			if addr == "" {
 				addr = "unix://" + socketPath(env)
+			}
+			if asJSON {
+				// A daemon that cannot be reached is a JSON object on
+				// stdout too, with the address tried.
+				defer func() {
+					if err != nil && !errors.Is(err, errSilent) {
+						if werr := writeJSON(env.Stdout, statusFailure{Address: addr, Error: errorDetail{Kind: "unreachable", Message: err.Error()}}); werr != nil {
+							err = errors.Join(err, werr)
+						}
+					}
+				}()
 			}
 			client, closeConn, err := dialDaemon(addr)
 			if err != nil {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -179,7 +180,12 @@ func solveCommand(env *Env) *cobra.Command {
 			"--time, --memory and --nodes (limits.* in the configuration). Exit codes: 0 solved,\n" +
 			"5 unsolvable, 6 gave up, 3 bad input, 130 interrupted.",
 		Args: argsBetween(1, 1),
-		RunE: func(cmd *cobra.Command, args []string) error {
+		RunE: func(cmd *cobra.Command, args []string) (err error) {
+			if asJSON {
+				// Scripts read stdout: a failure is a JSON object there
+				// too (and the message on stderr, as always).
+				defer func() { err = jsonFailure(env, args[0], level, err) }()
+			}
 			ctx := cmd.Context()
 			if remote != "" {
 				return solveRemote(ctx, env, remote, args[0], remoteSolveFlags{level: level, objective: objective,
@@ -256,6 +262,55 @@ func solveCommand(env *Env) *cobra.Command {
 	fs.StringVar(&remote, "remote", "", remoteUsage)
 	fs.BoolVar(&asJSON, "json", false, "print JSON: {file, level, title, status (solved|unsolvable|gave_up), reason, solution, moves, pushes, box_lines, box_changes, optimal, found_by, phase, nodes, stored, seconds, heuristic, objective, runs: [{phase, component, status, reason, nodes}]}")
 	return cmd
+}
+
+// errorOutput is the "sokod solve --json" document of a solve that could
+// not run: {"file", "level", "status": "error", "error": {"kind",
+// "message", "line", "column"}}.
+type errorOutput struct {
+	File   string      `json:"file"`
+	Level  int         `json:"level"`
+	Status string      `json:"status"`
+	Error  errorDetail `json:"error"`
+}
+
+// errorDetail says what went wrong. Kind is a stable token: a level's
+// parse error kind ("unknown_character", "open_border", ...),
+// "no_such_level", "unreadable", "usage", "interrupted" or "internal".
+type errorDetail struct {
+	Kind    string `json:"kind"`
+	Message string `json:"message"`
+	// Line and Column place a parse error in the file, from 1.
+	Line   int `json:"line,omitempty"`
+	Column int `json:"column,omitempty"`
+}
+
+// jsonFailure writes err, when the command failed without output of its
+// own, as an errorOutput on stdout, and returns err.
+func jsonFailure(env *Env, file string, level int, err error) error {
+	if err == nil || errors.Is(err, errSilent) {
+		return err
+	}
+	d := errorDetail{Kind: "internal", Message: err.Error()}
+	var pe *sokoban.ParseError
+	var usage *usageError
+	var ne *noSuchLevelError
+	switch {
+	case errors.As(err, &pe):
+		d.Kind, d.Line, d.Column = strings.ReplaceAll(pe.Kind.String(), " ", "_"), pe.Line, pe.Col
+	case errors.As(err, &ne):
+		d.Kind = "no_such_level"
+	case errors.As(err, &usage):
+		d.Kind = "usage"
+	case exitCode(err) == exitBadInput:
+		d.Kind = "unreadable"
+	case exitCode(err) == exitInterrupted:
+		d.Kind = "interrupted"
+	}
+	if werr := writeJSON(env.Stdout, errorOutput{File: file, Level: level, Status: "error", Error: d}); werr != nil {
+		return errors.Join(err, werr)
+	}
+	return err
 }
 
 func printSolve(w io.Writer, o solveOutput) {

@@ -10,6 +10,8 @@ package logging
 import (
 	"fmt"
 	"io"
+	"slices"
+	"time"
 
 	"github.com/hashicorp/go-hclog"
 )
@@ -39,12 +41,56 @@ func New(w io.Writer, level, format string) (hclog.Logger, error) {
 	default:
 		return nil, fmt.Errorf("logging: unknown format %q: want text or json", format)
 	}
-	return hclog.New(&hclog.LoggerOptions{
+	log := hclog.New(&hclog.LoggerOptions{
 		Name:       Name,
 		Level:      lvl,
 		Output:     w,
 		JSONFormat: jsonFormat,
-	}), nil
+	})
+	if jsonFormat {
+		// encoding/json writes a time.Duration as its nanoseconds; the
+		// text format and every other sokod output write "1m30s".
+		return durationText{log}, nil
+	}
+	return log, nil
+}
+
+// durationText is a logger that writes time.Duration values as text
+// ("250ms"), for the JSON format.
+type durationText struct{ hclog.Logger }
+
+// texts returns args with every time.Duration value as its String.
+func texts(args []any) []any {
+	var out []any // a copy, made at the first duration
+	for i, a := range args {
+		if d, ok := a.(time.Duration); ok {
+			if out == nil {
+				out = slices.Clone(args)
+			}
+			out[i] = d.String()
+		}
+	}
+	if out == nil {
+		return args
+	}
+	return out
+}
+
+func (l durationText) Log(level hclog.Level, msg string, args ...any) {
+	l.Logger.Log(level, msg, texts(args)...)
+}
+func (l durationText) Trace(msg string, args ...any) { l.Logger.Trace(msg, texts(args)...) }
+func (l durationText) Debug(msg string, args ...any) { l.Logger.Debug(msg, texts(args)...) }
+func (l durationText) Info(msg string, args ...any)  { l.Logger.Info(msg, texts(args)...) }
+func (l durationText) Warn(msg string, args ...any)  { l.Logger.Warn(msg, texts(args)...) }
+func (l durationText) Error(msg string, args ...any) { l.Logger.Error(msg, texts(args)...) }
+
+func (l durationText) With(args ...any) hclog.Logger {
+	return durationText{l.Logger.With(texts(args)...)}
+}
+func (l durationText) Named(name string) hclog.Logger { return durationText{l.Logger.Named(name)} }
+func (l durationText) ResetNamed(name string) hclog.Logger {
+	return durationText{l.Logger.ResetNamed(name)}
 }
 
 // parseLevel maps a level name to its hclog level. hclog.LevelFromString is

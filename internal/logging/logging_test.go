@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestNewJSON(t *testing.T) {
@@ -72,6 +73,24 @@ func TestNewBadInput(t *testing.T) {
 		log, err := New(&bytes.Buffer{}, tt.level, tt.format)
 		if err == nil || !strings.HasPrefix(err.Error(), tt.want) {
 			t.Errorf("New(%q, %q) = %v, %v; want error starting %q", tt.level, tt.format, log, err, tt.want)
+		}
+	}
+}
+
+func TestJSONDurationsAreText(t *testing.T) {
+	var buf bytes.Buffer
+	log, err := New(&buf, "info", "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	log.With("budget", time.Minute).Named("job").Info("ended", "elapsed", 1500*time.Millisecond, "nodes", 7)
+	var rec map[string]any
+	if err := json.Unmarshal(buf.Bytes(), &rec); err != nil {
+		t.Fatalf("output is not JSON: %v\n%s", err, buf.String())
+	}
+	for key, want := range map[string]any{"budget": "1m0s", "elapsed": "1.5s", "nodes": float64(7), "@module": "sokod.job"} {
+		if rec[key] != want {
+			t.Errorf("%s = %#v, want %#v (record %v)", key, rec[key], want, rec)
 		}
 	}
 }

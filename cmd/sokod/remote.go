@@ -77,7 +77,6 @@ type remoteSolveFlags struct {
 	level                          int
 	objective, strategy, heuristic string
 	deadlocks                      []string
-	asJSON                         bool
 }
 
 // solveRemote is `sokod solve --remote`: it reads and checks the level
@@ -86,7 +85,7 @@ type remoteSolveFlags struct {
 // daemon lowers a limit above its own), and prints the result exactly as
 // the local solve prints its own, with the same exit codes. An interrupt
 // asks the daemon to cancel the job and prints the cancelled result.
-func solveRemote(ctx context.Context, env *Env, addr, path string, f remoteSolveFlags) error {
+func solveRemote(ctx context.Context, env *Env, addr, path string, f remoteSolveFlags, report *solveReport) error {
 	obj, err := engine.ParseObjective(f.objective)
 	if err != nil {
 		return usagef("--objective: %v", err)
@@ -166,14 +165,11 @@ func solveRemote(ctx context.Context, env *Env, addr, path string, f remoteSolve
 		}
 	}()
 
-	live := !f.asJSON && isTerminal(env.Stderr)
 	var res *sokodv1.Result
 	for res == nil {
 		resp, err := stream.Recv()
 		if err != nil {
-			if live {
-				fmt.Fprint(env.Stderr, "\r\033[K")
-			}
+			report.clear()
 			if errors.Is(err, io.EOF) {
 				return fmt.Errorf("daemon at %s: the stream ended without a result", addr)
 			}
@@ -186,16 +182,14 @@ func solveRemote(ctx context.Context, env *Env, addr, path string, f remoteSolve
 			mu.Unlock()
 			env.Log.Debug("job accepted", "job", e.Accepted.JobId, "queue_position", e.Accepted.QueuePosition)
 		case *sokodv1.SolveResponse_Progress:
-			if live {
-				fmt.Fprintf(env.Stderr, "\r\033[K%s", progressLine(eventOf(e.Progress)))
+			if show := report.progressFunc(); show != nil {
+				show(eventOf(e.Progress))
 			}
 		case *sokodv1.SolveResponse_Result:
 			res = e.Result
 		}
 	}
-	if live {
-		fmt.Fprint(env.Stderr, "\r\033[K")
-	}
+	report.clear()
 	switch res.Status {
 	case sokodv1.Status_STATUS_INVALID_LEVEL:
 		return withCode(exitBadInput, errors.New(res.GetLevelError().GetMessage()))
@@ -218,12 +212,8 @@ func solveRemote(ctx context.Context, env *Env, addr, path string, f remoteSolve
 		out.Solution = res.Solution
 		out.Moves, out.Pushes, out.BoxLines, out.BoxChanges = int(m.GetMoves()), int(m.GetPushes()), int(m.GetBoxLines()), int(m.GetBoxChanges())
 	}
-	if f.asJSON {
-		if err := writeJSON(env.Stdout, out); err != nil {
-			return err
-		}
-	} else {
-		printSolve(env.Stdout, out)
+	if err := report.result(out); err != nil {
+		return err
 	}
 	switch res.Status {
 	case sokodv1.Status_STATUS_SOLVED:

@@ -171,10 +171,10 @@ func solveCommand(env *Env) *cobra.Command {
 		objective, heuristic, strategy string
 		deadlocks                      []string
 		remote                         string
-		asJSON                         bool
+		asJSON, events                 bool
 	)
 	cmd := &cobra.Command{
-		Use:   "solve FILE [--level N] [--objective any|pushes] [--strategy best-first|greedy|ida] [--heuristic NAME] [--deadlock NAME,...] [--json]",
+		Use:   "solve FILE [--level N] [--objective any|pushes] [--strategy best-first|greedy|ida] [--heuristic NAME] [--deadlock NAME,...] [--json|--events]",
 		Short: "Solve a level and print the solution in LURD with its metrics.",
 		Long: "Solve a level and print the solution in LURD with its metrics. The budget comes from\n" +
 			"--time, --memory and --nodes (limits.* in the configuration). Exit codes: 0 solved,\n" +
@@ -187,9 +187,13 @@ func solveCommand(env *Env) *cobra.Command {
 				defer func() { err = jsonFailure(env, args[0], level, err) }()
 			}
 			ctx := cmd.Context()
+			if asJSON && events {
+				return usagef("--json and --events cannot be used together")
+			}
+			report := &solveReport{env: env, asJSON: asJSON, events: events}
 			if remote != "" {
 				return solveRemote(ctx, env, remote, args[0], remoteSolveFlags{level: level, objective: objective,
-					strategy: strategy, heuristic: heuristic, deadlocks: deadlocks, asJSON: asJSON})
+					strategy: strategy, heuristic: heuristic, deadlocks: deadlocks}, report)
 			}
 			reg, _, closeRegistry := openRegistry(env)
 			defer closeRegistry()
@@ -209,16 +213,9 @@ func solveCommand(env *Env) *cobra.Command {
 			if st != nil {
 				settings.store = st
 			}
-			var progress func(solver.Event)
-			live := !asJSON && isTerminal(env.Stderr)
-			if live {
-				progress = func(e solver.Event) { fmt.Fprintf(env.Stderr, "\r\033[K%s", progressLine(e)) }
-			}
 			start := env.Now()
-			r, err := solveLevel(ctx, env, l, settings, nil, progress)
-			if live {
-				fmt.Fprint(env.Stderr, "\r\033[K")
-			}
+			r, err := solveLevel(ctx, env, l, settings, nil, report.progressFunc())
+			report.clear()
 			if err != nil {
 				return err
 			}
@@ -235,12 +232,8 @@ func solveCommand(env *Env) *cobra.Command {
 				out.Moves, out.Pushes = r.Metrics.Moves, r.Metrics.Pushes
 				out.BoxLines, out.BoxChanges = r.Metrics.BoxLines, r.Metrics.BoxChanges
 			}
-			if asJSON {
-				if err := writeJSON(env.Stdout, out); err != nil {
-					return err
-				}
-			} else {
-				printSolve(env.Stdout, out)
+			if err := report.result(out); err != nil {
+				return err
 			}
 			switch {
 			case r.Status == engine.Solved:
@@ -261,6 +254,7 @@ func solveCommand(env *Env) *cobra.Command {
 	fs.StringVar(&strategy, "strategy", "best-first", strategyUsage)
 	fs.StringVar(&remote, "remote", "", remoteUsage)
 	fs.BoolVar(&asJSON, "json", false, "print JSON: {file, level, title, status (solved|unsolvable|gave_up), reason, solution, moves, pushes, box_lines, box_changes, optimal, found_by, phase, nodes, stored, seconds, heuristic, objective, runs: [{phase, component, status, reason, nodes}]}")
+	fs.BoolVar(&events, "events", false, "print JSON lines, for a program that drives sokod: {event: progress, phase, component, nodes, stored, depth, lower_bound, memory_bytes, boxes_on_goals, elapsed_ms, text} about four times a second, then the --json document with event: result")
 	return cmd
 }
 

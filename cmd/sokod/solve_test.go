@@ -108,3 +108,37 @@ func TestSolveJSON(t *testing.T) {
 		t.Errorf("unsolvable level: %+v", got)
 	}
 }
+
+// TestSolveEvents reads "solve --events" as a program driving sokod does:
+// progress lines, then the result line.
+func TestSolveEvents(t *testing.T) {
+	r := runSokod(t, "", "solve", benchLevels, "--objective", "pushes", "--heuristic", "simple", "--planners", "none", "--time", "1500ms", "--events")
+	if r.code != exitOK && r.code != exitGaveUp {
+		t.Fatalf("exit code %d\nstderr: %s", r.code, r.stderr)
+	}
+	lines := strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n")
+	var progress []progressEvent
+	for _, line := range lines[:len(lines)-1] {
+		var e progressEvent
+		if err := json.Unmarshal([]byte(line), &e); err != nil || e.Event != "progress" {
+			t.Fatalf("line %q is not a progress event (%v)", line, err)
+		}
+		progress = append(progress, e)
+	}
+	if len(progress) == 0 {
+		t.Fatalf("no progress event in 1.5 s:\n%s", r.stdout)
+	}
+	if p := progress[len(progress)-1]; p.Nodes == 0 || p.ElapsedMS == 0 || !strings.Contains(p.Text, "nodes") || p.Component != "simple" {
+		t.Errorf("last progress event %+v lacks nodes, time, text or component", p)
+	}
+	var res resultEvent
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &res); err != nil || res.Event != "result" {
+		t.Fatalf("last line %q is not the result (%v)", lines[len(lines)-1], err)
+	}
+	if (res.Status == "solved") != (r.code == exitOK) || res.Level != 1 || res.Heuristic != "simple" {
+		t.Errorf("result %+v does not agree with exit code %d", res.solveOutput, r.code)
+	}
+	if r := runSokod(t, "", "solve", smallLevels, "--events", "--json"); r.code != exitUsage {
+		t.Errorf("--events with --json: exit code %d, want %d", r.code, exitUsage)
+	}
+}

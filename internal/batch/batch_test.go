@@ -22,7 +22,7 @@ import (
 
 // testAckWait is short so that a dead worker's job comes back within a
 // test's seconds.
-const testAckWait = time.Second
+const testAckWait = 2 * time.Second
 
 // hall is a room with one box, n pushes to the left of its goal.
 func hall(n int) string {
@@ -240,9 +240,9 @@ func TestKilledWorkersJobIsRedelivered(t *testing.T) {
 	if !ok {
 		t.Fatalf("the worker subprocess said %q", line)
 	}
-	// Mid-solve, past twice the ack wait: the in-progress acks hold the
+	// Mid-solve, past one and a half ack waits: the in-progress acks hold the
 	// job, which has been delivered once.
-	time.Sleep(2 * testAckWait)
+	time.Sleep(3 * testAckWait / 2)
 	cons, err := q.js.Consumer(ctx, JobsStream, WorkersName)
 	if err != nil {
 		t.Fatal(err)

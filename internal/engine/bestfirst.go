@@ -71,7 +71,7 @@ func (s *searcher) lowerBound() int {
 func (s *searcher) run(ctx context.Context) (Status, string, uint32) {
 	s.watch(ctx)
 	if ctx.Err() != nil {
-		return GaveUp, ReasonCancelled, 0
+		return GaveUp, s.endReason(), 0
 	}
 	if s.ida {
 		return s.runIDA()

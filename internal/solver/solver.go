@@ -262,36 +262,64 @@ func Solve(ctx context.Context, req Request) (*Result, error) {
 	if clock == nil {
 		clock = time.Now
 	}
-	start := clock()
-	var deadline time.Time
+	tm := times{clock: clock, start: clock(), wall: time.Now()}
 	if req.Budget.Time > 0 {
-		deadline = start.Add(req.Budget.Time)
+		tm.deadline = tm.start.Add(req.Budget.Time)
 	}
 	if req.Level.Solved() {
 		// Nothing to search: no analysis, no table.
 		return alreadySolved(req.Level, req.Objective)
 	}
-	b, err := engine.Analyze(req.Level)
+	memory := req.Budget.Memory
+	if memory <= 0 {
+		memory = engine.DefaultMemory
+	}
+	// The level's tables come out of the budget first; a budget that
+	// cannot hold them is refused before they are computed.
+	tables := engine.SolveBytes(req.Level)
+	if req.Portfolio && len(req.Planners) > 0 {
+		memory /= 2 // the search's half; the tables are counted in it
+	}
+	if tables+minSearchMemory > memory {
+		return &Result{Status: engine.GaveUp, Objective: req.Objective, Runs: []Run{},
+			Reason: fmt.Sprintf("%s: the level's tables need about %d MiB of the %d MiB the search may use",
+				engine.ReasonMemory, (tables+minSearchMemory+1<<20-1)>>20, memory>>20)}, nil
+	}
+
+	// Preparing may take seconds on the largest boards: it ends at the
+	// deadline like the search.
+	pctx, cancel := tm.until(ctx, tm.deadline)
+	defer cancel()
+	b, err := engine.AnalyzeContext(pctx, req.Level)
 	if err != nil {
+		if pctx.Err() != nil {
+			return stopped(ctx, req, tm, "board analysis"), nil
+		}
 		return nil, &BadLevelError{Err: err}
 	}
-	h, err := req.Heuristic.Prepare(ctx, b)
+	h, err := req.Heuristic.Prepare(pctx, b)
 	if err != nil {
+		if pctx.Err() != nil {
+			return stopped(ctx, req, tm, "heuristic preparation"), nil
+		}
 		return nil, &ComponentError{What: "heuristic", Err: err}
 	}
 	var ds []*engine.Deadlocks
 	for _, d := range req.Deadlocks {
-		c, err := d.Prepare(ctx, b)
+		c, err := d.Prepare(pctx, b)
 		if err != nil {
+			if pctx.Err() != nil {
+				return stopped(ctx, req, tm, "deadlock detector preparation"), nil
+			}
 			return nil, &ComponentError{What: "deadlock detector", Err: err}
 		}
 		ds = append(ds, c)
 	}
 	res := &Result{Heuristic: h.Name, Objective: req.Objective}
-	defer func() { res.Elapsed = clock().Sub(start) }()
+	defer func() { res.Elapsed = clock().Sub(tm.start) }()
 
 	if len(req.Planners) > 0 && req.Portfolio {
-		if err := portfolio(ctx, b, h, ds, req, res, clock, start, deadline); err != nil {
+		if err := portfolio(ctx, b, h, ds, req, res, memory-tables, tm); err != nil {
 			return nil, err
 		}
 		return res, nil
@@ -303,7 +331,7 @@ func Solve(ctx context.Context, req Request) (*Result, error) {
 	if len(req.Planners) == 0 {
 		share = 100
 	}
-	sr, err := search(ctx, b, h, ds, req, req.Budget.Memory, share, clock, start, deadline)
+	sr, err := search(ctx, b, h, ds, req, memory-tables, share, tm)
 	if err != nil {
 		return nil, err
 	}
@@ -311,7 +339,9 @@ func Solve(ctx context.Context, req Request) (*Result, error) {
 	if sr.Status != engine.GaveUp || len(req.Planners) == 0 || ctx.Err() != nil {
 		return res, nil
 	}
-	pr := runPlanners(ctx, b, req, max(req.Budget.Memory, 0), clock, start, deadline)
+	// The search's table is given back by now; the planners keep the
+	// board and the heuristic alive and analyse the level again.
+	pr := runPlanners(ctx, b, req, memory-tables, tm)
 	res.addPlans(ctx, pr, sr.Reason)
 	return res, nil
 }
@@ -361,7 +391,7 @@ func (res *Result) addPlans(ctx context.Context, pr plans, searchReason string) 
 // whole time budget and half the memory, until one settles the level or
 // both give up, and records both in res. The search wins a tie: its
 // solution may be proved optimal.
-func portfolio(ctx context.Context, b *engine.Board, h *engine.Heuristic, ds []*engine.Deadlocks, req Request, res *Result, clock func() time.Time, start, deadline time.Time) error {
+func portfolio(ctx context.Context, b *engine.Board, h *engine.Heuristic, ds []*engine.Deadlocks, req Request, res *Result, half int64, tm times) error {
 	if req.OnEvent != nil {
 		var mu sync.Mutex
 		onEvent := req.OnEvent
@@ -370,10 +400,6 @@ func portfolio(ctx context.Context, b *engine.Board, h *engine.Heuristic, ds []*
 			defer mu.Unlock()
 			onEvent(e)
 		}
-	}
-	memory := req.Budget.Memory
-	if memory <= 0 {
-		memory = engine.DefaultMemory
 	}
 	// The first to settle the level stops the other through stop.
 	sctx, stop := context.WithCancel(ctx)
@@ -385,14 +411,14 @@ func portfolio(ctx context.Context, b *engine.Board, h *engine.Heuristic, ds []*
 	searchDone := make(chan searched, 1)
 	plansDone := make(chan plans, 1)
 	go func() {
-		r, err := search(sctx, b, h, ds, req, memory/2, 100, clock, start, deadline)
+		r, err := search(sctx, b, h, ds, req, half, 100, tm)
 		if err != nil || r.Status != engine.GaveUp {
 			stop()
 		}
 		searchDone <- searched{r, err}
 	}()
 	go func() {
-		pr := runPlanners(sctx, b, req, memory-memory/2, clock, start, deadline)
+		pr := runPlanners(sctx, b, req, half, tm)
 		if pr.by != "" {
 			stop()
 		}
@@ -433,11 +459,11 @@ type plans struct {
 
 // runPlanners runs req.Planners in order until one returns a verified
 // solution, each with memory bytes and req.PlannerShare of the time left
-// before deadline, the last with all of it.
-func runPlanners(ctx context.Context, b *engine.Board, req Request, memory int64, clock func() time.Time, start, deadline time.Time) plans {
+// before the deadline, the last with all of it.
+func runPlanners(ctx context.Context, b *engine.Board, req Request, memory int64, tm times) plans {
 	var pr plans
 	level := enginetables.LevelOf(b)
-	host := pluginhost.NewBoardHost(b, clock)
+	host := pluginhost.NewBoardHost(b, tm.clock)
 	share := req.PlannerShare
 	if share <= 0 || share > 100 {
 		share = DefaultPlannerShare
@@ -447,15 +473,15 @@ func runPlanners(ctx context.Context, b *engine.Board, req Request, memory int64
 			break
 		}
 		left := time.Duration(0)
-		if !deadline.IsZero() {
-			if left = deadline.Sub(clock()); left <= 0 {
+		if !tm.deadline.IsZero() {
+			if left = tm.deadline.Sub(tm.clock()); left <= 0 {
 				break
 			}
 			if k < len(req.Planners)-1 {
 				left = left * time.Duration(share) / 100
 			}
 		}
-		run, sol, m := plan(ctx, p, level, host, req, memory, left, clock, start)
+		run, sol, m := plan(ctx, p, level, host, req, memory, left, tm)
 		pr.runs = append(pr.runs, run)
 		if run.Status == RunSolved {
 			pr.by, pr.sol, pr.metrics = p.Name, sol, m
@@ -465,40 +491,39 @@ func runPlanners(ctx context.Context, b *engine.Board, req Request, memory int64
 	return pr
 }
 
-// search runs the exhaustive search with memory bytes (0: the default)
-// until share percent of the time budget is spent.
-func search(ctx context.Context, b *engine.Board, h *engine.Heuristic, ds []*engine.Deadlocks, req Request, memory int64, share int, clock func() time.Time, start, deadline time.Time) (*engine.Result, error) {
-	if memory <= 0 {
-		memory = engine.DefaultMemory
-	}
-	// The table and open list get the budget less the analysis tables.
-	memory -= b.Bytes() + int64(len(h.Costs)+len(h.RegionCosts))*2
+// search runs the exhaustive search with memory bytes for its table and
+// open list until share percent of the time budget is spent.
+func search(ctx context.Context, b *engine.Board, h *engine.Heuristic, ds []*engine.Deadlocks, req Request, memory int64, share int, tm times) (*engine.Result, error) {
 	opts := engine.Options{
 		Objective: req.Objective,
 		Strategy:  req.Strategy,
 		Heuristic: h,
 		Deadlocks: ds,
 		Budget:    engine.Budget{Nodes: req.Budget.Nodes, Memory: max(memory, minSearchMemory)},
-		Clock:     clock,
+		Clock:     tm.clock,
 		Workspace: req.Workspace,
 	}
-	if !deadline.IsZero() {
-		opts.Budget.Deadline = deadline
+	if !tm.deadline.IsZero() {
+		opts.Budget.Deadline = tm.deadline
 		if share < 100 {
-			opts.Budget.Deadline = start.Add(req.Budget.Time * time.Duration(share) / 100)
+			opts.Budget.Deadline = tm.start.Add(req.Budget.Time * time.Duration(share) / 100)
 		}
 	}
 	if req.OnEvent != nil {
 		opts.OnProgress = func(p engine.Progress) {
 			e := Event{Phase: PhaseSearch, Component: h.Name, Nodes: p.Nodes, Stored: p.Stored, Depth: p.Depth,
-				LowerBound: p.LowerBound, Memory: p.Memory, Generated: p.Generated, Elapsed: clock().Sub(start)}
+				LowerBound: p.LowerBound, Memory: p.Memory, Generated: p.Generated, Elapsed: tm.clock().Sub(tm.start)}
 			if p.Boxes != nil {
 				e.Position = position(b, p.Boxes, p.Player)
 			}
 			req.OnEvent(e)
 		}
 	}
-	r, err := engine.Solve(ctx, b, opts)
+	// The context ends at the deadline too: the search then stops even in
+	// the middle of an expansion that takes seconds.
+	sctx, cancel := tm.until(ctx, opts.Budget.Deadline)
+	defer cancel()
+	r, err := engine.Solve(sctx, b, opts)
 	if err != nil {
 		return nil, fmt.Errorf("search: %w", err)
 	}
@@ -507,19 +532,19 @@ func search(ctx context.Context, b *engine.Board, h *engine.Heuristic, ds []*eng
 
 // plan runs one planner with the time left (0: no limit) and verifies its
 // solution. A planner that fails costs this run only.
-func plan(ctx context.Context, p Planner, level *sdk.Level, host sdk.Host, req Request, memory int64, left time.Duration, clock func() time.Time, start time.Time) (Run, sokoban.Solution, sokoban.Metrics) {
-	began := clock()
+func plan(ctx context.Context, p Planner, level *sdk.Level, host sdk.Host, req Request, memory int64, left time.Duration, tm times) (Run, sokoban.Solution, sokoban.Metrics) {
+	began := tm.clock()
 	run := Run{Phase: PhasePlan, Component: p.Name}
 	var nodes int64
 	progress := func(pp sdk.PlanProgress) {
 		nodes = int64(min(pp.Nodes, 1<<62))
 		if req.OnEvent != nil {
 			req.OnEvent(Event{Phase: PhasePlan, Component: p.Name, Nodes: nodes, LowerBound: -1,
-				BoxesOnGoals: pp.BoxesOnGoals, Elapsed: clock().Sub(start)})
+				BoxesOnGoals: pp.BoxesOnGoals, Elapsed: tm.clock().Sub(tm.start)})
 		}
 	}
 	if req.OnEvent != nil {
-		req.OnEvent(Event{Phase: PhasePlan, Component: p.Name, LowerBound: -1, Elapsed: clock().Sub(start)})
+		req.OnEvent(Event{Phase: PhasePlan, Component: p.Name, LowerBound: -1, Elapsed: tm.clock().Sub(tm.start)})
 	}
 	pctx := ctx
 	if left > 0 {
@@ -531,7 +556,7 @@ func plan(ctx context.Context, p Planner, level *sdk.Level, host sdk.Host, req R
 	}
 	budget := sdk.Budget{Time: left, MemoryBytes: uint64(memory)}
 	pr, err := p.Planner.Plan(pctx, &sdk.PlanRequest{Level: level, Budget: budget}, host, progress)
-	run.Elapsed, run.Nodes = clock().Sub(began), nodes
+	run.Elapsed, run.Nodes = tm.clock().Sub(began), nodes
 	switch {
 	case err != nil && ctx.Err() != nil:
 		run.Status, run.Reason = RunGaveUp, engine.ReasonCancelled
@@ -562,8 +587,39 @@ func plan(ctx context.Context, p Planner, level *sdk.Level, host sdk.Host, req R
 }
 
 // planGrace is how long past its budget a planner may take to answer
-// before its context is cancelled.
-const planGrace = 2 * time.Second
+// before its context is cancelled: within the half second by which a solve
+// may overrun its time budget.
+const planGrace = 250 * time.Millisecond
+
+// times are a solve's clock and instants: its start and deadline (zero:
+// none) on that clock, and its start on the real clock.
+type times struct {
+	clock           func() time.Time
+	start, deadline time.Time
+	wall            time.Time
+}
+
+// until returns ctx ending at the instant at on the solve's clock as well
+// (zero: ctx as it is). The instant is timed on the real clock from the
+// solve's start, so that an injected clock keeps its meaning and is read
+// no more often.
+func (tm times) until(ctx context.Context, at time.Time) (context.Context, context.CancelFunc) {
+	if at.IsZero() {
+		return context.WithCancel(ctx)
+	}
+	return context.WithDeadline(ctx, tm.wall.Add(at.Sub(tm.start)))
+}
+
+// stopped is the result of a solve whose preparation (the board analysis,
+// a component's preparation) the deadline or ctx ended.
+func stopped(ctx context.Context, req Request, tm times, phase string) *Result {
+	reason := engine.ReasonDeadline
+	if ctx.Err() != nil {
+		reason = engine.ReasonCancelled
+	}
+	return &Result{Status: engine.GaveUp, Reason: reason + " during the " + phase, Objective: req.Objective, Runs: []Run{},
+		Elapsed: tm.clock().Sub(tm.start)}
+}
 
 // verify replays a LURD solution on l.
 func verify(l *sokoban.Level, lurd string) (sokoban.Solution, sokoban.Metrics, error) {

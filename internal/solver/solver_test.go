@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -533,4 +534,58 @@ func TestPortfolio(t *testing.T) {
 			}
 		})
 	}
+}
+
+// rowsLevel is a level with rows of boxes and each row's goals at its
+// other end: many boxes, so that its analysis and the search's first
+// steps each take seconds.
+func rowsLevel(t *testing.T, rows, boxes, width int) *sokoban.Level {
+	t.Helper()
+	var sb strings.Builder
+	sb.WriteString(strings.Repeat("#", width) + "\n")
+	sb.WriteString("#@" + strings.Repeat(" ", width-3) + "#\n")
+	for range rows {
+		sb.WriteString("# " + strings.Repeat("$", boxes) + strings.Repeat(" ", width-3-2*boxes) + strings.Repeat(".", boxes) + "#\n")
+		sb.WriteString("#" + strings.Repeat(" ", width-2) + "#\n")
+	}
+	sb.WriteString(strings.Repeat("#", width) + "\n")
+	return level(t, sb.String())
+}
+
+// TestBudgetsHoldOnLargeLevels: a solve of a level with many boxes ends
+// soon after its time budget whatever phase it is in (the analysis, the
+// start's matching, an expansion), and a memory budget too small for the
+// level's tables is refused before they are computed.
+func TestBudgetsHoldOnLargeLevels(t *testing.T) {
+	t.Run("time", func(t *testing.T) {
+		l := rowsLevel(t, 20, 25, 64) // 500 boxes
+		for _, budget := range []time.Duration{100 * time.Millisecond, 700 * time.Millisecond} {
+			start := time.Now()
+			res, err := Solve(context.Background(), Request{Level: l, Heuristic: matching{}, Budget: Budget{Time: budget, Memory: 1 << 30}})
+			elapsed := time.Since(start)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Status != engine.GaveUp || !strings.HasPrefix(res.Reason, engine.ReasonDeadline) {
+				t.Errorf("budget %v: %v (%s), want gave up for the time limit", budget, res.Status, res.Reason)
+			}
+			if elapsed > budget+time.Second {
+				t.Errorf("budget %v: the solve returned after %v", budget, elapsed.Round(time.Millisecond))
+			}
+		}
+	})
+	t.Run("memory", func(t *testing.T) {
+		l := rowsLevel(t, 60, 50, 128) // 3000 boxes: 90 MB per distance table
+		start := time.Now()
+		res, err := Solve(context.Background(), Request{Level: l, Heuristic: matching{}, Budget: Budget{Time: time.Minute, Memory: 64 << 20}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Status != engine.GaveUp || !strings.HasPrefix(res.Reason, engine.ReasonMemory) {
+			t.Errorf("%v (%s), want gave up for the memory budget", res.Status, res.Reason)
+		}
+		if elapsed := time.Since(start); elapsed > time.Second {
+			t.Errorf("refusing took %v: the tables were computed", elapsed)
+		}
+	})
 }

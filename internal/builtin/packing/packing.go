@@ -63,7 +63,7 @@ type Setup struct {
 // computed within the run's deadline. done, when not nil, is the answer
 // already: the board is impossible on its face. err is a bad request.
 func Start(ctx context.Context, req *sdk.PlanRequest, progress func(sdk.PlanProgress)) (st *Setup, done *sdk.PlanResult, err error) {
-	b, err := macro.Board(req)
+	b, err := macro.Board(ctx, req)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -13,7 +13,7 @@ import (
 // RPR from the first solved position, then the host's sub-search from the
 // start to the closest spread position, and returns the joined solution.
 func CloseFirstGap(ctx context.Context, req *sdk.PlanRequest, host sdk.Host) (string, error) {
-	b, err := macro.Board(req)
+	b, err := macro.Board(ctx, req)
 	if err != nil {
 		return "", err
 	}
@@ -44,7 +44,7 @@ func CloseFirstGap(ctx context.Context, req *sdk.PlanRequest, host sdk.Host) (st
 
 // SolveLog runs a plan and returns its result with the plan's log.
 func SolveLog(ctx context.Context, req *sdk.PlanRequest, host sdk.Host) (*sdk.PlanResult, []string, error) {
-	b, err := macro.Board(req)
+	b, err := macro.Board(ctx, req)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -106,7 +106,7 @@ func render(b *engine.Board, pos *macro.Pos) string {
 // position (one per region the player may end in) and returns, per root,
 // whether the gap closed with a solution the host verified.
 func RootGaps(ctx context.Context, req *sdk.PlanRequest, host sdk.Host) ([]bool, error) {
-	b, err := macro.Board(req)
+	b, err := macro.Board(ctx, req)
 	if err != nil {
 		return nil, err
 	}

@@ -43,7 +43,7 @@ func testPlan(t testing.TB, l *sokoban.Level, budget sdk.Budget) *plan {
 		t.Fatal(err)
 	}
 	req := &sdk.PlanRequest{Level: enginetables.LevelOf(eb), Budget: budget}
-	b, err := macro.Board(req)
+	b, err := macro.Board(context.Background(), req)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -72,7 +72,7 @@ func New() sdk.Planner { return Planner{} }
 // Plan solves req.Level within req.Budget, verifying any solution with
 // host before returning it.
 func (Planner) Plan(ctx context.Context, req *sdk.PlanRequest, host sdk.Host, progress func(sdk.PlanProgress)) (*sdk.PlanResult, error) {
-	b, err := macro.Board(req)
+	b, err := macro.Board(ctx, req)
 	if err != nil {
 		return nil, fmt.Errorf("relocation: %w", err)
 	}

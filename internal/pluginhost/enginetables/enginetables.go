@@ -14,6 +14,7 @@
 package enginetables
 
 import (
+	"context"
 	"fmt"
 	"slices"
 
@@ -49,14 +50,18 @@ func LevelOf(b *engine.Board) *sdk.Level {
 
 // Board analyses a protocol level with the engine, checking that the
 // engine numbers its squares and goals exactly as the level does; tables
-// indexed any other way would be silently wrong.
-func Board(l *sdk.Level) (*engine.Board, error) {
+// indexed any other way would be silently wrong. The analysis stops when
+// ctx ends, with an error wrapping ctx's.
+func Board(ctx context.Context, l *sdk.Level) (*engine.Board, error) {
 	sl, err := sokoban.Parse(l.XSBFromSquares())
 	if err != nil {
 		return nil, fmt.Errorf("%w: level does not parse: %w", sdk.ErrBadRequest, err)
 	}
-	b, err := engine.Analyze(sl)
+	b, err := engine.AnalyzeContext(ctx, sl)
 	if err != nil {
+		if ctx.Err() != nil {
+			return nil, err
+		}
 		return nil, fmt.Errorf("%w: %w", sdk.ErrBadRequest, err)
 	}
 	if b.Squares != len(l.Squares) || len(b.Goals) != len(l.Goals) || len(b.StartBoxes) != len(l.Boxes) {

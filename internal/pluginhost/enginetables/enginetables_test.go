@@ -1,6 +1,7 @@
 package enginetables_test
 
 import (
+	"context"
 	"os"
 	"testing"
 
@@ -126,13 +127,13 @@ func TestPenaltiesRefused(t *testing.T) {
 func TestBoardChecksNumbering(t *testing.T) {
 	b := fixtureBoards(t)[0]
 	l := enginetables.LevelOf(b)
-	if _, err := enginetables.Board(l); err != nil {
+	if _, err := enginetables.Board(context.Background(), l); err != nil {
 		t.Fatalf("own numbering refused: %v", err)
 	}
 	// Cell 0, the top-left corner, is never interior: listed as a square,
 	// it is one the player cannot reach, which the engine does not number.
 	l.Squares = append([]int{0}, l.Squares...)
-	if _, err := enginetables.Board(l); err == nil {
+	if _, err := enginetables.Board(context.Background(), l); err == nil {
 		t.Error("a level with a square outside the player's reach was accepted")
 	}
 }

@@ -24,8 +24,8 @@ type Heuristic struct {
 
 // Prepare analyses the level as the engine does and compiles the built-in
 // heuristic to tables, the player-side refinement included.
-func (h Heuristic) Prepare(_ context.Context, l *sdk.Level) (*sdk.PreparedHeuristic, error) {
-	b, err := enginetables.Board(l)
+func (h Heuristic) Prepare(ctx context.Context, l *sdk.Level) (*sdk.PreparedHeuristic, error) {
+	b, err := enginetables.Board(ctx, l)
 	if err != nil {
 		return nil, err
 	}
@@ -74,8 +74,8 @@ func HeuristicInfo(spec builtin.HeuristicSpec, version string) sdk.Info {
 type DeadSquares struct{}
 
 // Prepare analyses the level and lists its dead squares.
-func (DeadSquares) Prepare(_ context.Context, l *sdk.Level) (*sdk.PreparedDeadlocks, error) {
-	b, err := enginetables.Board(l)
+func (DeadSquares) Prepare(ctx context.Context, l *sdk.Level) (*sdk.PreparedDeadlocks, error) {
+	b, err := enginetables.Board(ctx, l)
 	if err != nil {
 		return nil, err
 	}

@@ -42,7 +42,7 @@ func TestDeadSquares(t *testing.T) {
 
 func TestHeuristicTablesMatchBuiltin(t *testing.T) {
 	l := level(t, "#######\n#.@ # #\n#$* $ #\n#   $ #\n# ..  #\n#  *  #\n#######\n")
-	b, err := enginetables.Board(l)
+	b, err := enginetables.Board(context.Background(), l)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -126,14 +126,14 @@ func (r *Run) Context() (context.Context, context.CancelFunc) {
 
 // Board analyses the request's level with the engine, keeping the host's
 // square numbering (enginetables.Board checks it).
-func Board(req *sdk.PlanRequest) (*engine.Board, error) {
+func Board(ctx context.Context, req *sdk.PlanRequest) (*engine.Board, error) {
 	if req == nil || req.Level == nil {
 		return nil, fmt.Errorf("%w: no level", sdk.ErrBadRequest)
 	}
 	if err := req.Level.Validate(); err != nil {
 		return nil, fmt.Errorf("%w: %w", sdk.ErrBadRequest, err)
 	}
-	return enginetables.Board(req.Level)
+	return enginetables.Board(ctx, req.Level)
 }
 
 // StoreLimit returns how many nodes of a level with boxes boxes fit in the

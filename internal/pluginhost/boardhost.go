@@ -214,6 +214,9 @@ func (m *bipartite) augment(boxes []uint16, i int) bool {
 // would be far too large.
 const subSearchMemory = 32 << 20
 
+// minSubSearchTable is the least memory worth a sub-search's table.
+const minSubSearchTable = 1 << 20
+
 // SubSearch searches from the position in start, with the engine and the
 // built-in matching heuristic, until every target square holds a box. The
 // engine searches towards a full set of goals, so a sub-goal names exactly
@@ -248,13 +251,21 @@ func (h *BoardHost) SubSearch(ctx context.Context, start sdk.States, goal sdk.Su
 	if err != nil {
 		return nil, fmt.Errorf("sub-search level: %w", err)
 	}
-	sb, err := engine.Analyze(sl)
-	if err != nil {
-		return nil, fmt.Errorf("sub-search level: %w", err)
-	}
 	mem := int64(min(budget.MemoryBytes, 1<<40))
 	if mem == 0 {
 		mem = subSearchMemory
+	}
+	// The sub-level's tables come out of the budget, as in a solve; a
+	// budget that cannot hold them gives up before they are computed.
+	if mem -= engine.SolveBytes(sl); mem < minSubSearchTable {
+		return &sdk.SubSearchResult{Status: sdk.SubSearchGaveUp}, nil
+	}
+	sb, err := engine.AnalyzeContext(ctx, sl)
+	if err != nil {
+		if ctx.Err() != nil {
+			return &sdk.SubSearchResult{Status: sdk.SubSearchGaveUp}, nil
+		}
+		return nil, fmt.Errorf("sub-search level: %w", err)
 	}
 	opts := engine.Options{
 		Objective: engine.ObjectiveAny,

@@ -235,3 +235,23 @@ func TestPlannerThroughBroker(t *testing.T) {
 		t.Errorf("progress %+v", events)
 	}
 }
+
+// TestBoardHostSubSearchMemory: a sub-search whose memory budget cannot
+// hold its level's tables gives up before computing them; one within
+// budget searches.
+func TestBoardHostSubSearchMemory(t *testing.T) {
+	h := NewBoardHost(testBoard(t), nil)
+	start := states(2, []uint16{0, 2, 6})
+	for _, tt := range []struct {
+		memory   uint64
+		searched bool
+	}{{1 << 20, false}, {16 << 20, true}} {
+		res, err := h.SubSearch(context.Background(), start, sdk.SubGoal{Targets: []int{8, 4}}, sdk.Budget{Time: time.Minute, MemoryBytes: tt.memory})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := res.Status == sdk.SubGoalReached && res.Nodes > 0; got != tt.searched {
+			t.Errorf("memory %d MiB: %v after %d nodes, want searched %v", tt.memory>>20, res.Status, res.Nodes, tt.searched)
+		}
+	}
+}

@@ -115,6 +115,7 @@ func benchCommand(env *Env) *cobra.Command {
 					sok = &sokFile{path: sokPath, c: c}
 				}
 			}
+			env.limitMemory(settings.memory * int64(jobs))
 			return runBench(ctx, env, tasks, settings, jobs, asJSON, sok)
 		},
 	}
@@ -147,10 +148,8 @@ func runBench(parent context.Context, env *Env, tasks []benchTask, s solveSettin
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			ws := engine.NewWorkspace(s.memory)
-			defer ws.Release()
 			for i := range next {
-				results[i], errs[i] = benchOne(ctx, env, tasks[i], s, ws)
+				results[i], errs[i] = benchOne(ctx, env, tasks[i], s)
 				close(done[i])
 			}
 		}()
@@ -256,9 +255,9 @@ func runBench(parent context.Context, env *Env, tasks []benchTask, s solveSettin
 }
 
 // benchOne solves one level and verifies the solution independently.
-func benchOne(ctx context.Context, env *Env, t benchTask, s solveSettings, ws *engine.Workspace) (*benchLevel, error) {
+func benchOne(ctx context.Context, env *Env, t benchTask, s solveSettings) (*benchLevel, error) {
 	start := env.Now()
-	r, err := solveLevel(ctx, env, t.level, s, ws, nil)
+	r, err := solveLevel(ctx, env, t.level, s, nil)
 	if err != nil {
 		return nil, fmt.Errorf("%s level %d: %w", t.file, t.index, err)
 	}

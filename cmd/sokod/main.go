@@ -30,6 +30,9 @@ type Env struct {
 	Config *config.Config
 	Log    hclog.Logger
 	Now    func() time.Time
+	// LimitMemory, when set, sets the process's heap limit (see
+	// heapLimit); tests, which share a process, leave it nil.
+	LimitMemory func(budgets int64)
 }
 
 // subcommands lists the subcommands. Each lives in a file of its own name,
@@ -55,14 +58,14 @@ func subcommands(env *Env) []*cobra.Command {
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, heapLimit())
 	stop()
 	os.Exit(code)
 }
 
 // run executes one sokod invocation and returns its exit code.
-func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	env := &Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, Now: time.Now}
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, limitMemory func(int64)) int {
+	env := &Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, Now: time.Now, LimitMemory: limitMemory}
 	root := newRootCommand(env)
 	root.SetArgs(args)
 	root.SetIn(stdin)

@@ -32,7 +32,7 @@ func runSokodEnv(t *testing.T, env map[string]string, stdin string, args ...stri
 		t.Setenv(k, env[k])
 	}
 	var out, errOut bytes.Buffer
-	code := run(context.Background(), args, strings.NewReader(stdin), &out, &errOut)
+	code := run(context.Background(), args, strings.NewReader(stdin), &out, &errOut, nil)
 	return result{code, out.String(), errOut.String()}
 }
 
@@ -152,7 +152,7 @@ func TestConfigShowPrecedence(t *testing.T) {
 			var out, errOut bytes.Buffer
 			t.Setenv("SOKOD_CONFIG", "")
 			t.Setenv("SOKOD_LIMITS_TIME", tc.env)
-			code := run(context.Background(), append([]string{"config", "show"}, tc.args...), strings.NewReader(""), &out, &errOut)
+			code := run(context.Background(), append([]string{"config", "show"}, tc.args...), strings.NewReader(""), &out, &errOut, nil)
 			if code != exitOK {
 				t.Fatalf("exit code %d: %s", code, errOut.String())
 			}

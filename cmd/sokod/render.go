@@ -164,7 +164,7 @@ func solveForRender(cmd *cobra.Command, env *Env, l *sokoban.Level, objective st
 	if err != nil {
 		return nil, err
 	}
-	r, err := solveLevel(ctx, env, l, settings, nil, nil)
+	r, err := solveLevel(ctx, env, l, settings, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"runtime"
 
 	"github.com/spf13/cobra"
 
@@ -93,6 +94,15 @@ func serve(ctx context.Context, env *Env) error {
 	if err != nil {
 		return err
 	}
+	budgets := int64(cfg.Server.MemoryCap)
+	if budgets == 0 {
+		jobs := cfg.Server.MaxJobs
+		if jobs <= 0 {
+			jobs = runtime.NumCPU()
+		}
+		budgets = int64(jobs) * int64(cfg.Limits.Memory)
+	}
+	env.limitMemory(budgets)
 	path := socketPath(env)
 	ul, err := server.ListenUnix(path, cfg.Listen.SocketGroup)
 	if err != nil {

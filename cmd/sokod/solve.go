@@ -120,14 +120,13 @@ func settingsFromFlags(ctx context.Context, env *Env, reg *pluginhost.Registry, 
 	return s, nil
 }
 
-// solveLevel solves one level through the solver. ws may be nil. onEvent
-// may be nil. The error is bad input or an internal error; unsolvable and
+// solveLevel solves one level through the solver. onEvent may be nil. The error is bad input or an internal error; unsolvable and
 // gave up are results.
-func solveLevel(ctx context.Context, env *Env, l *sokoban.Level, s solveSettings, ws *engine.Workspace, onEvent func(solver.Event)) (*solver.Result, error) {
+func solveLevel(ctx context.Context, env *Env, l *sokoban.Level, s solveSettings, onEvent func(solver.Event)) (*solver.Result, error) {
 	r, err := solver.Solve(ctx, solver.Request{
 		Level: l, Objective: s.objective, Strategy: s.strategy, Heuristic: s.heuristic, Deadlocks: s.deadlocks, Planners: s.planners, SearchShare: s.searchShare, PlannerShare: s.plannerShare, Portfolio: s.portfolio,
-		Budget:    solver.Budget{Time: s.time, Memory: s.memory, Nodes: s.nodes},
-		Workspace: ws, Clock: env.Now, OnEvent: onEvent, Store: s.store,
+		Budget: solver.Budget{Time: s.time, Memory: s.memory, Nodes: s.nodes},
+		Clock:  env.Now, OnEvent: onEvent, Store: s.store,
 	})
 	var bad *solver.BadLevelError
 	if errors.As(err, &bad) {
@@ -213,8 +212,9 @@ func solveCommand(env *Env) *cobra.Command {
 			if st != nil {
 				settings.store = st
 			}
+			env.limitMemory(settings.memory)
 			start := env.Now()
-			r, err := solveLevel(ctx, env, l, settings, nil, report.progressFunc())
+			r, err := solveLevel(ctx, env, l, settings, report.progressFunc())
 			report.clear()
 			if err != nil {
 				return err
@@ -226,6 +226,10 @@ func solveCommand(env *Env) *cobra.Command {
 				Nodes: r.Search.Nodes, Stored: r.Search.Stored,
 				Seconds:   env.Now().Sub(start).Seconds(),
 				Heuristic: r.Heuristic, Objective: r.Objective.String(), Runs: r.Runs,
+			}
+			if out.Heuristic == "" {
+				// A solve stopped before the heuristic was prepared.
+				out.Heuristic = settings.heuristic.Name
 			}
 			if r.Status == engine.Solved {
 				out.Solution = r.Solution.String()

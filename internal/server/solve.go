@@ -314,6 +314,10 @@ func (s *Server) outcome(ctx context.Context, level *sokoban.Level, st settings,
 		return res
 	}
 	res := resultProto(r)
+	if res.Heuristic == "" {
+		// A solve stopped before the heuristic was prepared.
+		res.Heuristic = st.heuristic.Name
+	}
 	switch {
 	case r.Status == engine.Solved:
 		// The solver has replayed the solution; replaying it once more

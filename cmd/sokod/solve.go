@@ -120,8 +120,9 @@ func settingsFromFlags(ctx context.Context, env *Env, reg *pluginhost.Registry, 
 	return s, nil
 }
 
-// solveLevel solves one level through the solver. onEvent may be nil. The error is bad input or an internal error; unsolvable and
-// gave up are results.
+// solveLevel solves one level through the solver. onEvent may be nil. The
+// error is bad input or an internal error; unsolvable and gave up are
+// results.
 func solveLevel(ctx context.Context, env *Env, l *sokoban.Level, s solveSettings, onEvent func(solver.Event)) (*solver.Result, error) {
 	r, err := solver.Solve(ctx, solver.Request{
 		Level: l, Objective: s.objective, Strategy: s.strategy, Heuristic: s.heuristic, Deadlocks: s.deadlocks, Planners: s.planners, SearchShare: s.searchShare, PlannerShare: s.plannerShare, Portfolio: s.portfolio,

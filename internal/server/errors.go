@@ -7,7 +7,7 @@ import (
 )
 
 // errorDomain is the ErrorInfo domain of the daemon's errors.
-const errorDomain = "sokod.dev"
+const errorDomain = "sokod"
 
 // The ErrorInfo reasons of the daemon's errors: stable tokens a client
 // tests, listed in the proto's header.

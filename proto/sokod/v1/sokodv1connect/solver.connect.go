@@ -23,7 +23,7 @@
 // Kinds of things (statuses, give-up reasons, error kinds) are enums whose
 // value names are the stable tokens a client tests; the free-text reason
 // and message fields beside them are for people and may change. An RPC
-// that fails carries a google.rpc.ErrorInfo detail (domain "sokod.dev")
+// that fails carries a google.rpc.ErrorInfo detail (domain "sokod")
 // whose reason is one of: INVALID_OPTION (INVALID_ARGUMENT; metadata
 // "option" names the option), QUEUE_FULL (RESOURCE_EXHAUSTED),
 // SHUTTING_DOWN (UNAVAILABLE), NO_SUCH_JOB (NOT_FOUND).

@@ -110,6 +110,17 @@ type Animation struct {
 	Hold int
 }
 
+// check refuses an animation that cannot be made.
+func (a Animation) check(positions []Position) error {
+	if len(positions) == 0 {
+		return fmt.Errorf("render: no positions to animate")
+	}
+	if a.Step <= 0 || a.Hold < 0 {
+		return fmt.Errorf("render: step %d and hold %d: the step must be positive and the hold not negative", a.Step, a.Hold)
+	}
+	return nil
+}
+
 // DefaultAnimation shows eight steps a second and holds the solved
 // position for two seconds.
 var DefaultAnimation = Animation{Step: 12, Hold: 200}
@@ -120,11 +131,8 @@ func (t Theme) GIF(w io.Writer, b *Board, positions []Position, a Animation) err
 	if err := t.check(); err != nil {
 		return err
 	}
-	if len(positions) == 0 {
-		return fmt.Errorf("render: no positions to animate")
-	}
-	if a.Step <= 0 || a.Hold < 0 {
-		return fmt.Errorf("render: step %d and hold %d: the step must be positive", a.Step, a.Hold)
+	if err := a.check(positions); err != nil {
+		return err
 	}
 	pal := t.palette()
 	index := make(map[color.RGBA]uint8, len(pal))

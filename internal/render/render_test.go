@@ -133,14 +133,22 @@ func TestOutsideIsBackground(t *testing.T) {
 	}
 }
 
-func TestGIF(t *testing.T) {
+// exampleSolved returns the example's board and the positions of its
+// solution.
+func exampleSolved(t *testing.T) (*Board, []Position) {
+	t.Helper()
 	l, sol := exampleLevel(t)
-	th := DefaultTheme()
 	b, _ := NewBoard(l)
 	ps, err := Positions(l, sol)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return b, ps
+}
+
+func TestGIF(t *testing.T) {
+	th := DefaultTheme()
+	b, ps := exampleSolved(t)
 	var buf bytes.Buffer
 	if err := th.GIF(&buf, b, ps, DefaultAnimation); err != nil {
 		t.Fatal(err)
@@ -230,13 +238,9 @@ func TestSVG(t *testing.T) {
 }
 
 func TestSVGAnimation(t *testing.T) {
-	l, sol := exampleLevel(t)
+	_, sol := exampleLevel(t)
 	th := DefaultTheme()
-	b, _ := NewBoard(l)
-	ps, err := Positions(l, sol)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b, ps := exampleSolved(t)
 	var buf bytes.Buffer
 	if err := th.SVGAnimation(&buf, b, ps, DefaultAnimation); err != nil {
 		t.Fatal(err)

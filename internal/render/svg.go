@@ -86,11 +86,8 @@ func (t Theme) SVGAnimation(w io.Writer, b *Board, positions []Position, a Anima
 	if err := t.check(); err != nil {
 		return err
 	}
-	if len(positions) == 0 {
-		return fmt.Errorf("render: no positions to animate")
-	}
-	if a.Step <= 0 || a.Hold < 0 {
-		return fmt.Errorf("render: step %d and hold %d: the step must be positive", a.Step, a.Hold)
+	if err := a.check(positions); err != nil {
+		return err
 	}
 	s := &svgWriter{w: bufio.NewWriter(w)}
 	t.svgBoard(s, b)

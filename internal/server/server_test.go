@@ -205,23 +205,7 @@ func startLong(t *testing.T, ctx context.Context, c sokodv1.SolverServiceClient)
 	if err != nil {
 		t.Fatal(err)
 	}
-	id := ""
-	for {
-		resp, err := stream.Recv()
-		if err != nil {
-			t.Fatalf("before the search reported work: %v", err)
-		}
-		switch e := resp.Event.(type) {
-		case *sokodv1.SolveResponse_Accepted:
-			id = e.Accepted.JobId
-		case *sokodv1.SolveResponse_Progress:
-			if e.Progress.Nodes > 0 {
-				return id, stream
-			}
-		case *sokodv1.SolveResponse_Result:
-			t.Fatalf("result before any work: %v", e.Result)
-		}
-	}
+	return waitWorking(t, stream), stream
 }
 
 // checkSolution replays a result's solution on level n of text.

@@ -86,7 +86,8 @@ func benchCommand(env *Env) *cobra.Command {
 		Long: "Solve every level of the files, verify each solution, and print a table with totals.\n" +
 			"--time is the budget per level; --memory is per job. Exit code 0 unless a solution fails\n" +
 			"verification (1), a file is bad (3) or the run is interrupted (130).",
-		Args: argsBetween(1, 1<<20),
+		Args:              argsBetween(1, 1<<20),
+		ValidArgsFunction: everyLevelFile,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
 			if jobs < 1 {
@@ -127,6 +128,8 @@ func benchCommand(env *Env) *cobra.Command {
 	fs.IntVar(&jobs, "jobs", 1, "levels solved at once, each with its own --memory")
 	fs.StringVar(&sokPath, "sok", "", "write FILE's levels with their solutions to `path` as a SOK collection, as GUIs import it: stored solutions are kept, a new one is added unless a stored one is as good in moves and pushes; path may be FILE itself")
 	fs.BoolVar(&asJSON, "json", false, "print JSON lines: one {kind: level, file, level, title, status, reason, pushes, moves, optimal, found_by, nodes, stored, nodes_per_second, seconds, memory_bytes, solution} per level, then {kind: summary, levels, solved, optimal, unsolvable, gave_up, invalid, nodes, seconds, nodes_per_second, peak_memory_bytes, objective, heuristic, time_per_level, jobs}")
+	completeSearchFlags(cmd)
+	complete(cmd, "sok", extensions("sok"))
 	return cmd
 }
 
@@ -169,6 +172,8 @@ func runBench(parent context.Context, env *Env, tasks []benchTask, s solveSettin
 	if !asJSON {
 		fmt.Fprintf(env.Stdout, "%-24s %-10s %7s %8s %10s %9s %8s %8s\n", "level", "status", "pushes", "moves", "nodes", "nodes/s", "seconds", "memory")
 	}
+	bar, color := newBenchBar(env, len(tasks)), useColor(env, env.Stderr)
+	defer bar.clear()
 	var firstErr error
 	interrupted := false
 	for i := range tasks {
@@ -214,6 +219,7 @@ func runBench(parent context.Context, env *Env, tasks []benchTask, s solveSettin
 				break
 			}
 		}
+		bar.clear()
 		if asJSON {
 			if err := writeJSONLine(env.Stdout, r); err != nil {
 				return err
@@ -221,7 +227,9 @@ func runBench(parent context.Context, env *Env, tasks []benchTask, s solveSettin
 		} else {
 			printBenchRow(env.Stdout, r)
 		}
+		bar.done(sum.Solved, color)
 	}
+	bar.clear()
 	if sum.Seconds > 0 {
 		sum.NodesPerSecond = float64(sum.Nodes) / sum.Seconds
 	}
@@ -311,19 +319,6 @@ func printBenchSummary(w io.Writer, s benchSummary) {
 	}
 	fmt.Fprintf(w, "\n       %d nodes in %.1fs of search (%.0f nodes/s), peak memory %s; objective %s, heuristic %s\n",
 		s.Nodes, s.Seconds, s.NodesPerSecond, bytesText(s.PeakMemory), s.Objective, s.Heuristic)
-}
-
-// bytesText prints a byte count in KiB/MiB/GiB.
-func bytesText(n int64) string {
-	switch {
-	case n >= 1<<30:
-		return fmt.Sprintf("%.1fG", float64(n)/(1<<30))
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1fM", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.0fK", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%dB", n)
 }
 
 // writeJSONLine writes v as one line of JSON.

@@ -32,9 +32,10 @@ type levelsOutput struct {
 func levelsCommand(env *Env) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
-		Use:   "levels FILE [--json]",
-		Short: "List the levels of a collection file (- for standard input).",
-		Args:  argsBetween(1, 1),
+		Use:               "levels FILE [--json]",
+		Short:             "List the levels of a collection file (- for standard input).",
+		Args:              argsBetween(1, 1),
+		ValidArgsFunction: levelFiles,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			c, err := readCollection(env, args[0])
 			if err != nil {

@@ -33,6 +33,8 @@ type Env struct {
 	// LimitMemory, when set, sets the process's heap limit (see
 	// heapLimit); tests, which share a process, leave it nil.
 	LimitMemory func(budgets int64)
+	// Getenv reads the environment beyond the configuration (NO_COLOR).
+	Getenv func(string) string
 }
 
 // subcommands lists the subcommands. Each lives in a file of its own name,
@@ -57,7 +59,13 @@ func subcommands(env *Env) []*cobra.Command {
 }
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	var note io.Writer
+	if isTerminal(os.Stderr) {
+		note = os.Stderr
+	}
+	ctx, stop := watchInterrupts(context.Background(), sigs, note, os.Exit)
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, heapLimit())
 	stop()
 	os.Exit(code)
@@ -65,7 +73,7 @@ func main() {
 
 // run executes one sokod invocation and returns its exit code.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, limitMemory func(int64)) int {
-	env := &Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, Now: time.Now, LimitMemory: limitMemory}
+	env := &Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, Now: time.Now, LimitMemory: limitMemory, Getenv: os.Getenv}
 	root := newRootCommand(env)
 	root.SetArgs(args)
 	root.SetIn(stdin)
@@ -129,6 +137,7 @@ func newRootCommand(env *Env) *cobra.Command {
 	}
 	root.PersistentFlags().SortFlags = false
 	config.RegisterFlags(root.PersistentFlags())
+	completeConfigFlags(root)
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
 		return &usageError{msg: err.Error()}
 	})

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
@@ -155,16 +154,6 @@ func progressLine(e solver.Event) string {
 		count(e.Nodes), count(int64(rate)), count(e.Stored), e.Depth, e.LowerBound, bytesText(e.Memory), e.Elapsed.Seconds())
 }
 
-// isTerminal reports whether w is a character device (a terminal).
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
-}
-
 func solveCommand(env *Env) *cobra.Command {
 	var (
 		level                          int
@@ -179,7 +168,8 @@ func solveCommand(env *Env) *cobra.Command {
 		Long: "Solve a level and print the solution in LURD with its metrics. The budget comes from\n" +
 			"--time, --memory and --nodes (limits.* in the configuration). Exit codes: 0 solved,\n" +
 			"5 unsolvable, 6 gave up, 3 bad input, 130 interrupted.",
-		Args: argsBetween(1, 1),
+		Args:              argsBetween(1, 1),
+		ValidArgsFunction: levelFiles,
 		RunE: func(cmd *cobra.Command, args []string) (err error) {
 			if asJSON {
 				// Scripts read stdout: a failure is a JSON object there
@@ -260,6 +250,7 @@ func solveCommand(env *Env) *cobra.Command {
 	fs.StringVar(&remote, "remote", "", remoteUsage)
 	fs.BoolVar(&asJSON, "json", false, "print JSON: {file, level, title, status (solved|unsolvable|gave_up), reason, solution, moves, pushes, box_lines, box_changes, optimal, found_by, phase, nodes, stored, seconds, heuristic, objective, runs: [{phase, component, status, reason, nodes}]}")
 	fs.BoolVar(&events, "events", false, "print JSON lines, for a program that drives sokod: {event: progress, phase, component, nodes, stored, depth, lower_bound, memory_bytes, boxes_on_goals, elapsed_ms, text} about four times a second, then the --json document with event: result")
+	completeSearchFlags(cmd)
 	return cmd
 }
 

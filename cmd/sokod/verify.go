@@ -51,8 +51,9 @@ func verifyCommand(env *Env) *cobra.Command {
 		asJSON  bool
 	)
 	cmd := &cobra.Command{
-		Use:   "verify FILE [--level N] [SOLUTION|--solution-file F] [--json]",
-		Short: "Replay a LURD solution on a level and print its metrics, or the first illegal step.",
+		Use:               "verify FILE [--level N] [SOLUTION|--solution-file F] [--json]",
+		Short:             "Replay a LURD solution on a level and print its metrics, or the first illegal step.",
+		ValidArgsFunction: levelFiles,
 		Long: "Replay a LURD solution on a level and print its metrics, or the first illegal step.\n" +
 			"Without SOLUTION or --solution-file, check every solution stored in FILE (a SOK\n" +
 			"collection with \"Solution\" blocks), of level N only with --level.",

@@ -157,6 +157,7 @@ func runLocalBatch(ctx context.Context, env *Env, files []string, o batch.SolveO
 	if err := host.Start(ctx); err != nil {
 		env.Log.Warn("plugins not all started", "error", err)
 	}
+	env.limitMemory(o.MemoryBytes * int64(workers))
 	wctx, stopWorkers := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	w := batch.NewWorker(q, levelSolver(env, reg, st), batch.WorkerOptions{Slots: workers, Log: env.Log})

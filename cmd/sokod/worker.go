@@ -90,7 +90,9 @@ func workerCommand(env *Env) *cobra.Command {
 				return err
 			}
 			defer closeStore()
-			w := batch.NewWorker(q, levelSolver(env, reg, st), batch.WorkerOptions{Slots: workerSlots(env), Log: env.Log})
+			slots := workerSlots(env)
+			env.limitMemory(int64(env.Config.Limits.Memory) * int64(slots))
+			w := batch.NewWorker(q, levelSolver(env, reg, st), batch.WorkerOptions{Slots: slots, Log: env.Log})
 			return w.Run(ctx)
 		},
 	}

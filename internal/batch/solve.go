@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/sokod/sokod/internal/engine"
@@ -45,38 +44,6 @@ type LevelSolver struct {
 	Store solver.Store
 	// Clock is the injected clock; nil means time.Now.
 	Clock func() time.Time
-
-	workspaces workspaces
-}
-
-// workspaces keeps the search workspaces of finished solves for the next:
-// allocating and clearing a table the size of the memory budget for every
-// job would cost more than most solves of a collection take. Only the
-// last budget's size is kept, at most one per solve running at once.
-type workspaces struct {
-	mu     sync.Mutex
-	memory int64
-	free   []*engine.Workspace
-}
-
-func (w *workspaces) get(memory int64) *engine.Workspace {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if memory == w.memory && len(w.free) > 0 {
-		ws := w.free[len(w.free)-1]
-		w.free = w.free[:len(w.free)-1]
-		return ws
-	}
-	return engine.NewWorkspace(memory)
-}
-
-func (w *workspaces) put(memory int64, ws *engine.Workspace) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if memory != w.memory {
-		w.memory, w.free = memory, nil
-	}
-	w.free = append(w.free, ws)
 }
 
 // Solve solves job's level; see Solver.
@@ -95,9 +62,7 @@ func (s *LevelSolver) Solve(ctx context.Context, job *Job) *Result {
 		return &Result{Status: StatusInvalidJob, Reason: err.Error()}
 	}
 	req.Level, req.Clock = l, clock
-	req.Workspace = s.workspaces.get(req.Budget.Memory)
 	r, err := solver.Solve(ctx, req)
-	s.workspaces.put(req.Budget.Memory, req.Workspace)
 	var bad *solver.BadLevelError
 	switch {
 	case errors.As(err, &bad):

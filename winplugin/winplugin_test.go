@@ -57,7 +57,9 @@ func TestPluginUnderWine(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the Windows release and runs wine: not in -short")
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
+	// A cold build of sokod.exe compiles every dependency for Windows: minutes on
+	// a busy two-core machine.
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
 	defer cancel()
 	run := func(dir string, env []string, name string, args ...string) string {
 		t.Helper()

@@ -16,13 +16,24 @@ type square struct {
 
 // decoder expands the run-length encoding of a board's rows into plain
 // rows. It works on the whole board at once, with each source line ending
-// a row, so that groups and '|' separators may be used anywhere.
+// a row, so that groups and '|' separators may be used anywhere. It reads
+// the text in place, a character at a time, and checks the board's size
+// as it writes each square: a line of ten million '#' costs it 129 squares.
 type decoder struct {
-	toks    []square // source characters; '\n' ends a source line
-	i       int
+	p       *parser
+	lines   []ref
+	cur     cursor
 	rows    [][]square
 	passes  int  // group passes so far
 	lastSep byte // the row separator just decoded, if no square followed it
+}
+
+// cursor is a place in a board's text: byte bi of line lines[li], whose
+// text (without trailing blanks) is text and where col characters stand
+// before bi. bi == len(text) is the line's end, read as '\n'.
+type cursor struct {
+	li, bi, col int
+	text        string
 }
 
 // maxCount bounds one run-length count and maxPasses the passes over
@@ -32,20 +43,9 @@ const (
 	maxPasses = 4 * MaxWidth * MaxHeight
 )
 
-func decodeBoard(lines []item) ([][]square, *ParseError) {
-	d := &decoder{rows: [][]square{nil}}
-	for _, it := range lines {
-		col := 0
-		for _, r := range it.text {
-			col++
-			c := byte(r)
-			if r >= utf8.RuneSelf {
-				c = 0
-			}
-			d.toks = append(d.toks, square{c, pos{it.line, col}})
-		}
-		d.toks = append(d.toks, square{'\n', pos{it.line, col + 1}})
-	}
+func (p *parser) decodeBoard(lines []ref) ([][]square, *ParseError) {
+	d := &decoder{p: p, lines: lines, rows: [][]square{nil}}
+	d.cur = d.lineStart(0)
 	if err := d.sequence(0, false); err != nil {
 		return nil, err
 	}
@@ -56,14 +56,68 @@ func decodeBoard(lines []item) ([][]square, *ParseError) {
 	return d.rows, nil
 }
 
+// lineStart is the cursor at the start of line li (past the last line:
+// the end of the text).
+func (d *decoder) lineStart(li int) cursor {
+	c := cursor{li: li}
+	if li < len(d.lines) {
+		text, _ := lineAt(d.p.src, int(d.lines[li].off))
+		c.text = trimBlanks(text)
+	}
+	return c
+}
+
+// peek returns the character at the cursor, 0 for one outside ASCII, '\n'
+// at a line's end; ok is false at the end of the text.
+func (d *decoder) peek() (t square, ok bool) {
+	c := &d.cur
+	if c.li >= len(d.lines) {
+		return square{}, false
+	}
+	t.src = pos{d.lines[c.li].line(), c.col + 1}
+	if c.bi == len(c.text) {
+		t.ch = '\n'
+		return t, true
+	}
+	if r, _ := utf8.DecodeRuneInString(c.text[c.bi:]); r < utf8.RuneSelf {
+		t.ch = byte(r)
+	}
+	return t, true
+}
+
+// next moves the cursor past the character at it.
+func (d *decoder) next() {
+	c := &d.cur
+	if c.bi == len(c.text) {
+		d.cur = d.lineStart(c.li + 1)
+		return
+	}
+	_, size := utf8.DecodeRuneInString(c.text[c.bi:])
+	c.bi += size
+	c.col++
+}
+
+// here is the position of the character at the cursor, or of the last
+// line's end at the end of the text.
+func (d *decoder) here() pos {
+	if t, ok := d.peek(); ok {
+		return t.src
+	}
+	last := d.lineStart(len(d.lines) - 1)
+	return pos{d.lines[last.li].line(), utf8.RuneCountInString(last.text) + 1}
+}
+
 // sequence decodes items until the end of input or, inside a group, the
 // closing parenthesis. depth guards against pathological nesting.
 func (d *decoder) sequence(depth int, inGroup bool) *ParseError {
 	if depth > 64 {
-		return errorAt(ErrBadRLE, d.toks[d.i].src, "run-length groups nested too deep")
+		return errorAt(ErrBadRLE, d.here(), "run-length groups nested too deep")
 	}
-	for d.i < len(d.toks) {
-		t := d.toks[d.i]
+	for {
+		t, ok := d.peek()
+		if !ok {
+			break
+		}
 		if t.ch == ')' {
 			if !inGroup {
 				return errorAt(ErrBadRLE, t.src, "')' without a matching '('")
@@ -73,14 +127,14 @@ func (d *decoder) sequence(depth int, inGroup bool) *ParseError {
 		count := 1
 		if t.ch >= '0' && t.ch <= '9' {
 			count = 0
-			for d.i < len(d.toks) && d.toks[d.i].ch >= '0' && d.toks[d.i].ch <= '9' {
-				count = count*10 + int(d.toks[d.i].ch-'0')
+			for c, ok := d.peek(); ok && c.ch >= '0' && c.ch <= '9'; c, ok = d.peek() {
+				count = count*10 + int(c.ch-'0')
 				if count > maxCount {
 					return errorAt(ErrTooLarge, t.src, "run-length count too large for a board of at most %dx%d", MaxWidth, MaxHeight)
 				}
-				d.i++
+				d.next()
 			}
-			if d.i == len(d.toks) || strings.IndexByte("\n)|", d.toks[d.i].ch) >= 0 {
+			if c, ok := d.peek(); !ok || strings.IndexByte("\n)|", c.ch) >= 0 {
 				return errorAt(ErrBadRLE, t.src, "run-length count %d stands before nothing", count)
 			}
 		}
@@ -89,16 +143,16 @@ func (d *decoder) sequence(depth int, inGroup bool) *ParseError {
 		}
 	}
 	if inGroup {
-		return errorAt(ErrBadRLE, d.toks[len(d.toks)-1].src, "'(' without a matching ')'")
+		return errorAt(ErrBadRLE, d.here(), "'(' without a matching ')'")
 	}
 	return nil
 }
 
-// repeat decodes the character or group at d.i count times.
+// repeat decodes the character or group at the cursor count times.
 func (d *decoder) repeat(depth, count int) *ParseError {
-	t := d.toks[d.i]
+	t, _ := d.peek()
+	d.next()
 	if t.ch != '(' {
-		d.i++
 		for range count {
 			if err := d.emit(t); err != nil {
 				return err
@@ -106,19 +160,24 @@ func (d *decoder) repeat(depth, count int) *ParseError {
 		}
 		return nil
 	}
-	start := d.i + 1
+	start := d.cur
 	for range count {
 		// Every pass costs work even when the group emits nothing, as in
 		// "9999(9999())": bound the total so no input can hang the parser.
 		if d.passes++; d.passes > maxPasses {
 			return errorAt(ErrTooLarge, t.src, "run-length expansion too large")
 		}
-		d.i = start
+		d.cur = start
 		if err := d.sequence(depth+1, true); err != nil {
 			return err
 		}
 	}
-	d.i++ // the ')'
+	if count == 0 {
+		// As "0#" writes nothing, "0(" is read as nothing: what follows
+		// is read on, and its ')' is then one too many.
+		return nil
+	}
+	d.next() // the ')'
 	return nil
 }
 
@@ -166,12 +225,12 @@ func (d *decoder) emit(t square) *ParseError {
 }
 
 // buildLevel decodes and validates the board rows of one level.
-func buildLevel(lines []item) (*Level, *ParseError) {
-	rows, err := decodeBoard(lines)
+func (p *parser) buildLevel(lines []ref) (*Level, *ParseError) {
+	rows, err := p.decodeBoard(lines)
 	if err != nil {
 		return nil, err
 	}
-	first := pos{lines[0].line, 1}
+	first := pos{lines[0].line(), 1}
 	// Trim blank rows (a row of only floor after RLE expansion) at the
 	// edges and the blank columns on the left, so Width and Height are the
 	// board's own.

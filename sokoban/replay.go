@@ -89,61 +89,103 @@ func (e *StepError) Why() string {
 // *StepError. A legal solution that does not end solved is no error:
 // Metrics.Solved says so.
 func Replay(l *Level, s Solution) (Metrics, error) {
-	cells := l.Cells()
-	w := l.width
-	player := l.player
-	var m Metrics
-	lastBox := -1 // square of the box pushed last, after its push
-	var lastPushDir Direction
-	prevPush := false
-	for i, st := range s {
-		dx, dy := st.Dir.Delta()
-		x, y := player%w, player/w
-		fail := func(k StepErrorKind) (Metrics, error) {
-			m.Solved = solved(cells)
-			return m, &StepError{Index: i + 1, Step: st, Kind: k, X: x, Y: y}
+	r := newReplayer(l)
+	for _, st := range s {
+		if err := r.step(st); err != nil {
+			return r.metrics(), err
 		}
-		next := l.index(x+dx, y+dy)
-		if next < 0 || cells[next].Has(Wall) {
-			return fail(StepIntoWall)
-		}
-		isPush := cells[next].Has(Box)
-		switch {
-		case isPush && !st.Push:
-			return fail(PushWrittenAsMove)
-		case !isPush && st.Push:
-			return fail(MoveWrittenAsPush)
-		}
-		if isPush {
-			to := l.index(x+2*dx, y+2*dy)
-			if to < 0 || cells[to]&(Wall|Box) != 0 {
-				return fail(BoxBlocked)
-			}
-			cells[next] &^= Box
-			cells[to] |= Box
-			m.Pushes++
-			if next != lastBox {
-				m.BoxChanges++
-			}
-			if next != lastBox || st.Dir != lastPushDir {
-				m.BoxLines++
-			}
-			if !prevPush {
-				m.PushingSessions++
-			}
-			lastBox, lastPushDir = to, st.Dir
-		}
-		if i == 0 || st.Dir != s[i-1].Dir {
-			m.PlayerLines++
-		}
-		m.Moves++
-		prevPush = isPush
-		cells[player] &^= Player
-		cells[next] |= Player
-		player = next
 	}
-	m.Solved = solved(cells)
-	return m, nil
+	return r.metrics(), nil
+}
+
+// ReplayText is Replay of a solution in LURD text: it reads the steps as
+// it plays them, so that a short text that counts many steps ("1000(
+// 10000(r))") takes no memory for them. A malformed text is a
+// *SolutionError, found before any step is played.
+func ReplayText(l *Level, text string) (Metrics, error) {
+	prog, _, err := compileLURD(text)
+	if err != nil {
+		return Metrics{}, err
+	}
+	r := newReplayer(l)
+	walkLURD(prog, func(st Step) bool {
+		err = r.step(st)
+		return err == nil
+	})
+	return r.metrics(), err
+}
+
+// replayer plays steps on a copy of a level's cells.
+type replayer struct {
+	l        *Level
+	cells    []Cell
+	player   int
+	m        Metrics
+	lastBox  int // square of the box pushed last, after its push
+	lastPush Direction
+	prev     Step // the step before
+	prevPush bool
+}
+
+func newReplayer(l *Level) *replayer {
+	return &replayer{l: l, cells: l.Cells(), player: l.player, lastBox: -1}
+}
+
+// step plays st, or returns a *StepError and changes nothing.
+func (r *replayer) step(st Step) error {
+	l, cells := r.l, r.cells
+	dx, dy := st.Dir.Delta()
+	x, y := r.player%l.width, r.player/l.width
+	fail := func(k StepErrorKind) error {
+		return &StepError{Index: r.m.Moves + 1, Step: st, Kind: k, X: x, Y: y}
+	}
+	next := l.index(x+dx, y+dy)
+	if next < 0 || cells[next].Has(Wall) {
+		return fail(StepIntoWall)
+	}
+	isPush := cells[next].Has(Box)
+	switch {
+	case isPush && !st.Push:
+		return fail(PushWrittenAsMove)
+	case !isPush && st.Push:
+		return fail(MoveWrittenAsPush)
+	}
+	m := &r.m
+	if isPush {
+		to := l.index(x+2*dx, y+2*dy)
+		if to < 0 || cells[to]&(Wall|Box) != 0 {
+			return fail(BoxBlocked)
+		}
+		cells[next] &^= Box
+		cells[to] |= Box
+		m.Pushes++
+		if next != r.lastBox {
+			m.BoxChanges++
+		}
+		if next != r.lastBox || st.Dir != r.lastPush {
+			m.BoxLines++
+		}
+		if !r.prevPush {
+			m.PushingSessions++
+		}
+		r.lastBox, r.lastPush = to, st.Dir
+	}
+	if m.Moves == 0 || st.Dir != r.prev.Dir {
+		m.PlayerLines++
+	}
+	m.Moves++
+	r.prev, r.prevPush = st, isPush
+	cells[r.player] &^= Player
+	cells[next] |= Player
+	r.player = next
+	return nil
+}
+
+// metrics returns the metrics of the steps played so far.
+func (r *replayer) metrics() Metrics {
+	m := r.m
+	m.Solved = solved(r.cells)
+	return m
 }
 
 // index returns y*Width+x, or -1 off the board.

@@ -99,11 +99,11 @@ func leadingWord(s string) string {
 // whose first word is Solution, Snapshot, Save or Saved, directly followed
 // by a line of moves. Requiring the moves keeps a level title such as
 // "Saved by the bell" a title.
-func isSnapshotTitle(gap []item, k int) bool {
-	if gap[k].kind != itemText || k+1 >= len(gap) || !isMoves(gap[k+1]) {
+func (p *parser) isSnapshotTitle(gap []ref, k int) bool {
+	if p.kind(gap[k]) != itemText || k+1 >= len(gap) || p.kind(gap[k+1]) != itemText || !isMoves(p.item(gap[k+1])) {
 		return false
 	}
-	switch strings.ToLower(leadingWord(gap[k].text)) {
+	switch strings.ToLower(leadingWord(p.item(gap[k]).text)) {
 	case "solution", "snapshot", "save", "saved":
 		return true
 	}
@@ -135,41 +135,53 @@ func isMoves(it item) bool {
 // the lines up to the next blank one: its notes and comment. When a board
 // follows the gap, a snapshot that runs to that board leaves it its last
 // line, the board's title.
-func takeSnapshots(l *Level, gap []item, beforeBoard bool) []item {
-	var rest []item
+//
+// The rest is written over gap, which holds the refs of no other gap.
+func (p *parser) takeSnapshots(l *Level, gap []ref, beforeBoard bool) []ref {
+	rest := gap[:0]
 	for k := 0; k < len(gap); {
-		if !isSnapshotTitle(gap, k) {
+		if !p.isSnapshotTitle(gap, k) {
 			rest = append(rest, gap[k])
 			k++
 			continue
 		}
-		s := Snapshot{Title: gap[k].text, Line: gap[k].line}
+		title := p.item(gap[k])
+		s := Snapshot{Title: title.text, Line: title.line}
 		j := k + 1
-		var moves []string
-		for ; j < len(gap) && isMoves(gap[j]); j++ {
-			moves = append(moves, gap[j].text)
+		var moves strings.Builder
+		for ; j < len(gap); j++ {
+			it := p.item(gap[j])
+			if !isMoves(it) {
+				break
+			}
+			if moves.Len() > 0 {
+				moves.WriteByte('\n')
+			}
+			moves.WriteString(it.text)
 		}
-		s.Moves = strings.Join(moves, "\n")
+		s.Moves = moves.String()
 		end := j
-		for end < len(gap) && gap[end].kind != itemBlank {
+		for end < len(gap) && p.kind(gap[end]) != itemBlank {
 			end++
 		}
 		if beforeBoard && end == len(gap) && end > j {
 			end--
 		}
+		var comment strings.Builder
 		for ; j < end; j++ {
-			switch it := gap[j]; it.kind {
+			switch it := p.item(gap[j]); it.kind {
 			case itemNote:
 				s.Notes = append(s.Notes, Note{Key: it.key, Value: it.text})
 			default:
-				if s.Comment != "" {
-					s.Comment += "\n"
+				if comment.Len() > 0 {
+					comment.WriteByte('\n')
 				}
-				s.Comment += it.text
+				comment.WriteString(it.text)
 			}
 		}
+		s.Comment = comment.String()
 		l.Snapshots = append(l.Snapshots, s)
-		rest = append(rest, item{kind: itemBlank, line: gap[k].line})
+		rest = append(rest, ref{off: -1, lb: uint32(title.line) << 1})
 		k = end
 	}
 	return rest
@@ -195,14 +207,14 @@ func plainLine(s string) bool {
 // as Level.Text writes it, a blank line before each.
 func (c *Collection) Text() string {
 	var b strings.Builder
-	semi := false // a header line was written after ";"
+	semi := false // a header line was written after ";", or a plain one
 	for _, h := range c.Header {
 		if plainLine(h) {
 			b.WriteString(h + "\n")
 		} else {
 			b.WriteString("; " + h + "\n")
-			semi = true
 		}
+		semi = true
 	}
 	for _, n := range c.Notes {
 		b.WriteString(n.Key + ": " + n.Value + "\n")
@@ -211,8 +223,8 @@ func (c *Collection) Text() string {
 		if i > 0 || b.Len() > 0 {
 			b.WriteByte('\n')
 		}
-		// The last ";" line before a board is its title, so after a ";"
-		// header line the first title needs one too.
+		// The last ";" line before a board is its title, else the last
+		// plain line: after header lines the first title needs a ";".
 		l.write(&b, semi && i == 0)
 	}
 	return b.String()
@@ -230,9 +242,13 @@ func (l *Level) Text() string {
 }
 
 // write writes l as Text does; semiTitle writes the title after ";" even
-// when it could stand alone.
+// when it could stand alone, and an empty one as ";".
 func (l *Level) write(b *strings.Builder, semiTitle bool) {
 	switch {
+	case l.Title == "" && semiTitle:
+		// An empty ";" title, so that a header line before is not read
+		// back as the title.
+		b.WriteString(";\n")
 	case l.Title == "":
 	case plainLine(l.Title) && !semiTitle:
 		b.WriteString(l.Title + "\n")

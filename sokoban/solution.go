@@ -75,7 +75,7 @@ func ParseSolution(text string) (Solution, error) {
 // that walking it costs time in proportion to the steps it makes. The
 // program is never longer than text.
 func compileLURD(text string) (prog string, steps int, err error) {
-	p := solutionParser{text: text}
+	p := solutionParser{text: text, out: make([]byte, 0, len(text))}
 	n, err := p.sequence(0, false)
 	if err != nil {
 		return "", 0, err

@@ -29,15 +29,13 @@ func (v *service) Verify(_ context.Context, req *sokodv1.VerifyRequest) (*sokodv
 	if lerr != nil {
 		return &sokodv1.VerifyResponse{LevelError: lerr}, nil
 	}
-	sol, err := sokoban.ParseSolution(req.GetSolution())
-	if err != nil {
-		var se *sokoban.SolutionError
-		if errors.As(err, &se) {
-			return &sokodv1.VerifyResponse{SolutionError: &sokodv1.SolutionError{Offset: int32(se.Offset), Reason: se.Reason, Message: se.Error()}}, nil
-		}
-		return &sokodv1.VerifyResponse{SolutionError: &sokodv1.SolutionError{Reason: err.Error(), Message: err.Error()}}, nil
+	// The steps are played as they are read: a short text that counts
+	// millions of steps costs no memory for them.
+	m, err := sokoban.ReplayText(level, req.GetSolution())
+	var se *sokoban.SolutionError
+	if errors.As(err, &se) {
+		return &sokodv1.VerifyResponse{SolutionError: &sokodv1.SolutionError{Offset: int32(se.Offset), Reason: se.Reason, Message: se.Error()}}, nil
 	}
-	m, err := sokoban.Replay(level, sol)
 	resp := &sokodv1.VerifyResponse{Legal: err == nil, Metrics: metricsProto(m)}
 	var step *sokoban.StepError
 	switch {

@@ -23,21 +23,22 @@ var levelErrorKinds = map[sokoban.ErrorKind]sokodv1.LevelErrorKind{
 	sokoban.ErrLevelCount:  sokodv1.LevelErrorKind_LEVEL_ERROR_KIND_MORE_THAN_ONE_LEVEL,
 }
 
-// parseLevel reads level number n (0 meaning 1) of the text src. A level
-// that cannot be used is a *sokodv1.LevelError.
+// parseLevel reads level number n (0 meaning 1) of the text src, keeping
+// only that level of a collection. A level that cannot be used is a
+// *sokodv1.LevelError.
 func parseLevel(src string, n int32) (*sokoban.Level, *sokodv1.LevelError) {
-	c, err := sokoban.ParseCollection(src)
-	if err != nil {
-		return nil, levelError(err)
-	}
 	if n == 0 {
 		n = 1
 	}
-	if n < 1 || int(n) > len(c.Levels) {
-		reason := fmt.Sprintf("the text has %d level(s); there is no level %d", len(c.Levels), n)
-		return nil, &sokodv1.LevelError{Kind: sokodv1.LevelErrorKind_LEVEL_ERROR_KIND_NO_SUCH_LEVEL, Level: n, Reason: reason, Message: reason, Levels: int32(len(c.Levels))}
+	l, count, err := sokoban.ParseLevel(src, int(n))
+	if err != nil {
+		return nil, levelError(err)
 	}
-	return c.Levels[n-1], nil
+	if l == nil {
+		reason := fmt.Sprintf("the text has %d level(s); there is no level %d", count, n)
+		return nil, &sokodv1.LevelError{Kind: sokodv1.LevelErrorKind_LEVEL_ERROR_KIND_NO_SUCH_LEVEL, Level: n, Reason: reason, Message: reason, Levels: int32(count)}
+	}
+	return l, nil
 }
 
 // levelError describes err: a *sokoban.ParseError with its place, anything

@@ -4,23 +4,50 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
+	"unicode/utf8"
+
+	"golang.org/x/text/encoding/charmap"
 
 	"github.com/sokod/sokod/sokoban"
 )
 
-// readInput reads the file at path, or standard input for "-".
+// readInput reads the file at path, or standard input for "-". A text
+// larger than a level text may be (sokoban.MaxInputBytes) is refused
+// before it is read whole.
 func readInput(env *Env, path string) ([]byte, error) {
-	var b []byte
-	var err error
-	if path == "-" {
-		b, err = io.ReadAll(env.Stdin)
-	} else {
-		b, err = os.ReadFile(path)
+	var r io.Reader = env.Stdin
+	if path != "-" {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, withCode(exitBadInput, fmt.Errorf("read %s: %w", path, err))
+		}
+		defer f.Close()
+		r = f
 	}
+	b, err := io.ReadAll(io.LimitReader(r, sokoban.MaxInputBytes+1))
 	if err != nil {
 		return nil, withCode(exitBadInput, fmt.Errorf("read %s: %w", path, err))
 	}
+	if len(b) > sokoban.MaxInputBytes {
+		return nil, withCode(exitBadInput, fmt.Errorf("read %s: larger than %d MiB, the most a level or solution file may have", path, sokoban.MaxInputBytes>>20))
+	}
 	return b, nil
+}
+
+// decodeText returns b as text: UTF-8 as it is, anything else as
+// Windows-1252 (of which Latin-1 is part), the encoding of older level
+// files' titles and comments, so that they print, go into JSON and go to
+// the daemon (whose API carries UTF-8 only) as the characters they are.
+func decodeText(b []byte) string {
+	if utf8.Valid(b) {
+		return string(b)
+	}
+	s, err := charmap.Windows1252.NewDecoder().Bytes(b)
+	if err != nil {
+		return strings.ToValidUTF8(string(b), "\uFFFD")
+	}
+	return string(s)
 }
 
 // readCollection reads and parses a level file; a parse error is bad input.
@@ -29,7 +56,7 @@ func readCollection(env *Env, path string) (*sokoban.Collection, error) {
 	if err != nil {
 		return nil, err
 	}
-	c, err := sokoban.ParseCollection(string(b))
+	c, err := sokoban.ParseCollection(decodeText(b))
 	if err != nil {
 		return nil, withCode(exitBadInput, fmt.Errorf("%s: %w", path, err))
 	}

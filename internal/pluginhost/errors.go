@@ -62,6 +62,23 @@ func (e *Error) Error() string {
 	return fmt.Sprintf("plugin %s: %s: %v: %v", e.Plugin, e.Op, e.Kind, e.Err)
 }
 
+// Brief returns "plugin NAME: OP: KIND", with the cause only when it is the
+// component's own refusal and, for a plugin unavailable or taken out of
+// use, the kind of the failure that made it so. It is what clients of the
+// daemon are told: a cause may hold the binary's path, its checksum or the
+// plugin's socket, which stay in the daemon's log.
+func (e *Error) Brief() string {
+	s := fmt.Sprintf("plugin %s: %s: %v", e.Plugin, e.Op, e.Kind)
+	var cause *Error
+	switch {
+	case errors.Is(e.Kind, ErrRefused) && e.Err != nil:
+		s += ": " + e.Err.Error()
+	case errors.As(e.Err, &cause):
+		s += fmt.Sprintf(" (after: %v)", cause.Kind)
+	}
+	return s
+}
+
 // Unwrap returns the kind and the cause, so errors.Is matches both.
 func (e *Error) Unwrap() []error {
 	if e.Err == nil {

@@ -28,6 +28,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/go-plugin"
 	"google.golang.org/grpc/codes"
+	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 	"google.golang.org/grpc/status"
 
 	"github.com/sokod/sokod/sdk"
@@ -50,6 +51,12 @@ type Options struct {
 	// tables takes even for the largest boards, so only a real hang hits
 	// it.
 	CallTimeout time.Duration
+	// PingInterval is how often a running plugin is asked, through the
+	// gRPC health service, whether it still answers; one that does not
+	// within PingTimeout has hung (a stopped process, a deadlock) and is
+	// killed and restarted, whether or not a call is under way. Defaults
+	// 1s and 2s.
+	PingInterval, PingTimeout time.Duration
 	// MaxFailures is the number of failures in a row (crashes, hangs,
 	// garbage, failed starts) after which a plugin is taken out of use. A
 	// successful call resets the count. Default 5.
@@ -76,6 +83,12 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxFailures <= 0 {
 		o.MaxFailures = 5
+	}
+	if o.PingInterval <= 0 {
+		o.PingInterval = time.Second
+	}
+	if o.PingTimeout <= 0 {
+		o.PingTimeout = 2 * time.Second
 	}
 	if o.MinBackoff <= 0 {
 		o.MinBackoff = 250 * time.Millisecond
@@ -207,12 +220,15 @@ type Plugin struct {
 	shadowedBy string
 	log        hclog.Logger
 
-	mu       sync.Mutex
-	state    State
-	gen      uint64 // incremented on every successful launch
-	client   *plugin.Client
-	cmd      *exec.Cmd
-	conn     *sdk.Client
+	mu     sync.Mutex
+	state  State
+	gen    uint64 // incremented on every successful launch
+	client *plugin.Client
+	cmd    *exec.Cmd
+	conn   *sdk.Client
+	health healthpb.HealthClient
+	// launched is closed when the launch under way ends.
+	launched chan struct{}
 	info     *sdk.Info
 	failures int   // failures in a row
 	lastErr  error // the last failure, an *Error
@@ -259,15 +275,28 @@ func (p *Plugin) Status() Status {
 // Start launches the plugin if it has not been started yet, so that a
 // command using one plugin does not pay for starting them all. It returns
 // nil when the plugin is ready, else the typed error calls would get.
+//
+// A plugin being launched meanwhile (by the host's Start, or a restart) is
+// waited for, up to ctx's end: discovery starts plugins in the background,
+// and a request that names one should not fail because it came first.
 func (p *Plugin) Start(ctx context.Context) error {
 	p.mu.Lock()
 	stopped := p.state == StateStopped
 	if stopped {
 		p.state = StateStarting
+		p.launched = make(chan struct{})
 	}
+	launched := p.launched
+	starting := p.state == StateStarting
 	p.mu.Unlock()
-	if stopped {
+	switch {
+	case stopped:
 		p.launch(ctx)
+	case starting:
+		select {
+		case <-launched:
+		case <-ctx.Done():
+		}
 	}
 	_, _, err := p.acquire("start")
 	return err
@@ -280,10 +309,11 @@ func (p *Plugin) launch(ctx context.Context) {
 	opts := p.host.opts
 	ctx, cancel := context.WithTimeout(ctx, opts.StartTimeout)
 	defer cancel()
-	client, cmd, conn, info, err := p.start(ctx)
+	client, cmd, conn, health, info, err := p.start(ctx)
 
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	defer close(p.launched)
 	if p.state != StateStarting {
 		// Closed while starting.
 		if client != nil {
@@ -297,37 +327,51 @@ func (p *Plugin) launch(ctx context.Context) {
 		p.failLocked(err, permanent)
 		return
 	}
-	p.client, p.cmd, p.conn, p.info = client, cmd, conn, info
+	p.client, p.cmd, p.conn, p.health, p.info = client, cmd, conn, health, info
 	p.gen++
 	p.starts++
 	p.state = StateReady
 	p.log.Debug("plugin started", "path", p.path, "version", info.Version, "kinds", info.Kinds, "pid", cmd.Process.Pid)
-	go p.watch(p.gen, client)
+	go p.watch(p.gen, client, health)
 }
 
 // exitPoll is how often watch looks for a plugin process that has exited.
 const exitPoll = 100 * time.Millisecond
 
 // watch notices when the process of generation gen exits on its own (a
-// crash, a kill from outside) while no call is running, and treats it as a
-// crash, so the plugin is restarted before the next call needs it rather
-// than failing that call. go-plugin reaps the process and exposes no exit
-// notification, only Exited, hence the polling; it ends with the process
-// or when the generation is replaced.
-func (p *Plugin) watch(gen uint64, client *plugin.Client) {
+// crash, a kill from outside) and treats it as a crash, so the plugin is
+// restarted before the next call needs it rather than failing that call;
+// and it pings the process every PingInterval, so one that stopped
+// answering (SIGSTOP, a deadlock) is killed and restarted within
+// PingInterval plus PingTimeout, failing the call it was in. go-plugin
+// reaps the process and exposes no exit notification, only Exited, hence
+// the polling; it ends with the process or when the generation is
+// replaced.
+func (p *Plugin) watch(gen uint64, client *plugin.Client, health healthpb.HealthClient) {
+	opts := p.host.opts
 	t := time.NewTicker(exitPoll)
 	defer t.Stop()
+	lastPing := time.Now()
 	for range t.C {
-		exited := client.Exited()
+		var fail *Error
+		switch {
+		case client.Exited():
+			fail = &Error{Plugin: p.name, Op: "watch", Kind: ErrCrashed, Err: errors.New("the process exited")}
+		case time.Since(lastPing) >= opts.PingInterval:
+			if err := ping(health, opts.PingTimeout); err != nil && !client.Exited() {
+				fail = &Error{Plugin: p.name, Op: "health check", Kind: ErrHung,
+					Err: fmt.Errorf("no answer within %v: %w", opts.PingTimeout, err)}
+			}
+			lastPing = time.Now()
+		}
 		p.mu.Lock()
 		if p.gen != gen || p.state != StateReady {
 			p.mu.Unlock()
 			return
 		}
-		if exited {
-			e := &Error{Plugin: p.name, Op: "watch", Kind: ErrCrashed, Err: errors.New("the process exited")}
-			p.log.Error("plugin process exited unexpectedly")
-			p.failLocked(e, false)
+		if fail != nil {
+			p.log.Error("plugin failed", "op", fail.Op, "error", fail)
+			p.failLocked(fail, false)
 			p.mu.Unlock()
 			return
 		}
@@ -335,11 +379,26 @@ func (p *Plugin) watch(gen uint64, client *plugin.Client) {
 	}
 }
 
+// ping asks a plugin's gRPC health service whether it serves, waiting at
+// most timeout. go-plugin's own Ping waits forever.
+func ping(health healthpb.HealthClient, timeout time.Duration) error {
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	resp, err := health.Check(ctx, &healthpb.HealthCheckRequest{Service: plugin.GRPCServiceName})
+	if err != nil {
+		return err
+	}
+	if resp.GetStatus() != healthpb.HealthCheckResponse_SERVING {
+		return fmt.Errorf("health %v", resp.GetStatus())
+	}
+	return nil
+}
+
 // start does the work of launch. On error every resource is released.
-func (p *Plugin) start(ctx context.Context) (*plugin.Client, *exec.Cmd, *sdk.Client, *sdk.Info, error) {
+func (p *Plugin) start(ctx context.Context) (*plugin.Client, *exec.Cmd, *sdk.Client, healthpb.HealthClient, *sdk.Info, error) {
 	opts := p.host.opts
-	fail := func(kind error, err error) (*plugin.Client, *exec.Cmd, *sdk.Client, *sdk.Info, error) {
-		return nil, nil, nil, nil, &Error{Plugin: p.name, Op: "start", Kind: kind, Err: err}
+	fail := func(kind error, err error) (*plugin.Client, *exec.Cmd, *sdk.Client, healthpb.HealthClient, *sdk.Info, error) {
+		return nil, nil, nil, nil, nil, &Error{Plugin: p.name, Op: "start", Kind: kind, Err: err}
 	}
 	if err := checkExecutable(p.path); err != nil {
 		return fail(ErrNotFound, err)
@@ -386,9 +445,10 @@ func (p *Plugin) start(ctx context.Context) (*plugin.Client, *exec.Cmd, *sdk.Cli
 		return fail(ErrStart, err)
 	}
 	conn, ok := raw.(*sdk.Client)
-	if !ok {
+	gc, isGRPC := rpc.(*plugin.GRPCClient)
+	if !ok || !isGRPC {
 		hardKill(client, cmd)
-		return fail(ErrStart, fmt.Errorf("dispensed %T", raw))
+		return fail(ErrStart, fmt.Errorf("dispensed %T over %T", raw, rpc))
 	}
 	info, err := conn.Info(ctx)
 	if err == nil && info.Name != p.name {
@@ -398,7 +458,7 @@ func (p *Plugin) start(ctx context.Context) (*plugin.Client, *exec.Cmd, *sdk.Cli
 		hardKill(client, cmd)
 		return fail(ErrStart, fmt.Errorf("info: %w", err))
 	}
-	return client, cmd, conn, info, nil
+	return client, cmd, conn, healthpb.NewHealthClient(gc.Conn), info, nil
 }
 
 // usesTCP reports whether go-plugin talks to plugins over TCP rather than
@@ -467,6 +527,7 @@ func (p *Plugin) restart() {
 		return
 	}
 	p.state = StateStarting
+	p.launched = make(chan struct{})
 	p.timer = nil
 	p.mu.Unlock()
 	p.launch(context.Background())

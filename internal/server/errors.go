@@ -16,6 +16,11 @@ const (
 	reasonQueueFull     = "QUEUE_FULL"
 	reasonShuttingDown  = "SHUTTING_DOWN"
 	reasonNoSuchJob     = "NO_SUCH_JOB"
+	// reasonPluginUnavailable: a plugin the request names is restarting,
+	// starting or hung (UNAVAILABLE); reasonPluginDisabled: it is taken
+	// out of use (FAILED_PRECONDITION). Metadata "option" and "plugin".
+	reasonPluginUnavailable = "PLUGIN_UNAVAILABLE"
+	reasonPluginDisabled    = "PLUGIN_DISABLED"
 )
 
 // rpcError is a status error with code c and message msg, carrying a

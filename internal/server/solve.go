@@ -45,6 +45,29 @@ func optionError(name string, format string, args ...any) error {
 		name+": "+fmt.Sprintf(format, args...))
 }
 
+// componentError is a component that could not be resolved for option: a
+// plugin that is restarting, starting or hung is UNAVAILABLE (it passes:
+// a client retries), one taken out of use FAILED_PRECONDITION, a plugin
+// that refused INVALID_ARGUMENT, like an unknown name or a component that
+// cannot do what the options ask. A plugin's failure is told briefly
+// (pluginhost.Error.Brief); its cause goes to the daemon's log.
+func (s *Server) componentError(option string, err error) error {
+	var pe *pluginhost.Error
+	if !errors.As(err, &pe) {
+		return optionError(option, "%v", err)
+	}
+	s.log.Warn("component unavailable", "option", option, "error", err)
+	md := map[string]string{"option": option, "plugin": pe.Plugin}
+	msg := option + ": " + pe.Brief()
+	switch pe.Kind {
+	case pluginhost.ErrDisabled, pluginhost.ErrNotFound, pluginhost.ErrChecksum:
+		return rpcError(codes.FailedPrecondition, reasonPluginDisabled, md, msg)
+	case pluginhost.ErrRefused:
+		return rpcError(codes.InvalidArgument, reasonInvalidOption, md, msg)
+	}
+	return rpcError(codes.Unavailable, reasonPluginUnavailable, md, msg)
+}
+
 // resolve checks o and resolves its components. A limit above the
 // daemon's is lowered to it.
 func (s *Server) resolve(ctx context.Context, o *sokodv1.SolveOptions) (settings, error) {
@@ -104,7 +127,7 @@ func (s *Server) resolve(ctx context.Context, o *sokodv1.SolveOptions) (settings
 
 	h, err := s.opts.Components.Heuristic(ctx, o.GetHeuristic())
 	if err != nil {
-		return st, optionError("heuristic", "%v", err)
+		return st, s.componentError("heuristic", err)
 	}
 	if st.objective == engine.ObjectivePushes && !h.Admissible {
 		return st, optionError("heuristic", "%s is not admissible, so it cannot prove push-optimality; use it with objective any", h.Name)
@@ -113,7 +136,7 @@ func (s *Server) resolve(ctx context.Context, o *sokodv1.SolveOptions) (settings
 	for _, name := range o.GetDeadlocks() {
 		d, err := s.opts.Components.Deadlocks(ctx, name)
 		if err != nil {
-			return st, optionError("deadlocks", "%v", err)
+			return st, s.componentError("deadlocks", err)
 		}
 		st.deadlocks = append(st.deadlocks, d)
 	}
@@ -133,7 +156,7 @@ func (s *Server) resolve(ctx context.Context, o *sokodv1.SolveOptions) (settings
 		}
 		p, err := s.opts.Components.Planner(ctx, name)
 		if err != nil {
-			return st, optionError("planners", "%v", err)
+			return st, s.componentError("planners", err)
 		}
 		st.planners = append(st.planners, solver.Planner{Name: p.Name, Planner: p.Planner})
 	}
@@ -310,6 +333,11 @@ func (s *Server) outcome(ctx context.Context, level *sokoban.Level, st settings,
 		var ce *solver.ComponentError
 		if errors.As(err, &ce) {
 			res.GiveUpReason = sokodv1.GiveUpReason_GIVE_UP_REASON_PLUGIN_FAILED
+			var pe *pluginhost.Error
+			if errors.As(err, &pe) {
+				s.log.Warn("component failed", "what", ce.What, "error", err)
+				res.Reason = ce.What + ": " + pe.Brief()
+			}
 		}
 		return res
 	}

@@ -566,6 +566,11 @@ func plan(ctx context.Context, p Planner, level *sdk.Level, host sdk.Host, req R
 		return run, nil, sokoban.Metrics{}
 	case err != nil:
 		run.Status, run.Reason = RunFailed, err.Error()
+		var pe *pluginhost.Error
+		if errors.As(err, &pe) {
+			// The cause (a path, a socket) is in the plugin host's log.
+			run.Reason = pe.Brief()
+		}
 		return run, nil, sokoban.Metrics{}
 	}
 	run.Status, run.Reason = pr.Status.String(), pr.Reason

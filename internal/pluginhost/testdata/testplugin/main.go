@@ -12,6 +12,8 @@
 //	misnamed   calls itself "other" in Info
 //	planner    a planner that asks the host for one sub-search to the goals,
 //	           verifies the moves with the host and returns them
+//	slowstart  good, after a second's sleep before it serves
+//	startless  sleeps for ever before it serves
 package main
 
 import (
@@ -20,6 +22,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/hashicorp/go-plugin"
 	"google.golang.org/grpc"
@@ -52,6 +55,10 @@ func main() {
 		fmt.Println("hello from a plugin that should not write here")
 	case "misnamed":
 		info.Name = "other"
+	case "slowstart":
+		time.Sleep(time.Second)
+	case "startless":
+		time.Sleep(1 << 62)
 	case "planner":
 		info.Capabilities = []sdk.Capability{sdk.CapPlannerHost}
 		sdk.Serve(&sdk.Plugin{Info: info, Planner: subSearchPlanner{}, Logger: log})

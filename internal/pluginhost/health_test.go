@@ -1,0 +1,86 @@
+package pluginhost
+
+import (
+	"context"
+	"errors"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/sokod/sokod/internal/pluginhost/enginetables"
+	"github.com/sokod/sokod/sdk"
+)
+
+// stop sends SIGSTOP to pid, and SIGCONT when the test ends (a kill
+// then reaches it).
+func stop(t *testing.T, pid int) {
+	t.Helper()
+	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = syscall.Kill(pid, syscall.SIGCONT) })
+}
+
+// quickPings are health-check settings for tests: a stopped plugin is
+// found within a second.
+var quickPings = Options{PingInterval: 200 * time.Millisecond, PingTimeout: 300 * time.Millisecond}
+
+// TestStoppedHeuristicIsCaught: a heuristic plugin stopped (SIGSTOP) in
+// the middle of a job's call fails that call within the health check's
+// bounds, not after the call timeout, and is restarted. (It failed the
+// job only after the 30 s call timeout, of a 10 s budget.)
+func TestStoppedHeuristicIsCaught(t *testing.T) {
+	opts := quickPings
+	opts.Dirs, opts.CallTimeout = []string{pluginDir(t, "good")}, time.Hour
+	h, _ := newHost(t, opts)
+	p := h.Lookup("good")
+	stop(t, p.Status().PID)
+	start := time.Now()
+	_, err := p.Heuristic().Prepare(context.Background(), enginetables.LevelOf(testBoard(t)))
+	if err == nil {
+		t.Fatal("a stopped plugin answered")
+	}
+	if elapsed := time.Since(start); elapsed > 5*time.Second {
+		t.Errorf("the call failed after %v", elapsed)
+	}
+	waitState(t, p, StateReady, 2)
+	if _, err := p.Heuristic().Prepare(context.Background(), enginetables.LevelOf(testBoard(t))); err != nil {
+		t.Errorf("after the restart: %v", err)
+	}
+}
+
+// TestStoppedPlannerIsCaught: a planner plugin stopped while idle is
+// found by its health check, killed and restarted; the next plan works.
+// (It stayed "ready", and every later plan waited out its budget.)
+func TestStoppedPlannerIsCaught(t *testing.T) {
+	opts := quickPings
+	opts.Dirs = []string{pluginDir(t, "planner")}
+	h, _ := newHost(t, opts)
+	p := h.Lookup("planner")
+	stop(t, p.Status().PID)
+	st := waitState(t, p, StateReady, 2)
+	if !errors.Is(st.LastError, ErrHung) {
+		t.Errorf("last error %v, want ErrHung", st.LastError)
+	}
+	b := testBoard(t)
+	res, err := p.Planner().Plan(context.Background(), &sdk.PlanRequest{Level: enginetables.LevelOf(b), Budget: sdk.Budget{Time: time.Minute}},
+		NewBoardHost(b, nil), nil)
+	if err != nil || res.Status != sdk.PlanSolved {
+		t.Errorf("plan after the restart: %+v, %v", res, err)
+	}
+}
+
+// TestStartWaitsForALaunch: a call that needs a plugin the host is still
+// starting waits for it, rather than failing as unavailable.
+func TestStartWaitsForALaunch(t *testing.T) {
+	h := New(Options{Dirs: []string{pluginDir(t, "slowstart")}})
+	t.Cleanup(h.Close)
+	go func() { _ = h.Start(context.Background()) }()
+	p := h.Lookup("slowstart")
+	for p.Status().State == StateStopped {
+		time.Sleep(time.Millisecond)
+	}
+	if err := p.Start(context.Background()); err != nil {
+		t.Errorf("Start during the launch: %v", err)
+	}
+}

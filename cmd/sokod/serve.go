@@ -132,10 +132,14 @@ func serve(ctx context.Context, env *Env) error {
 	env.Log.Info("listening", "unix", path)
 	// Plugins start now rather than at first use, so a broken one shows in
 	// the log at once; one that fails is retried in the background and
-	// never stops the daemon.
-	if err := host.Start(ctx); err != nil {
-		env.Log.Warn("plugins not all started", "error", err)
-	}
+	// never stops the daemon. They start beside serving: one that hangs at
+	// start must not hold the daemon's readiness for its start timeout,
+	// and a request that names a plugin still starting waits for it.
+	go func() {
+		if err := host.Start(ctx); err != nil {
+			env.Log.Warn("plugins not all started", "error", err)
+		}
+	}()
 	for _, w := range host.Warnings() {
 		env.Log.Warn("plugin discovery", "warning", w)
 	}

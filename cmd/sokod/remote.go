@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"sync"
 	"text/tabwriter"
@@ -18,6 +19,7 @@ import (
 	"google.golang.org/protobuf/types/known/durationpb"
 
 	"github.com/sokod/sokod/internal/engine"
+	"github.com/sokod/sokod/internal/server"
 	"github.com/sokod/sokod/internal/solver"
 
 	sokodv1 "github.com/sokod/sokod/proto/sokod/v1"
@@ -40,9 +42,31 @@ func grpcTarget(addr string) string {
 	return addr
 }
 
+// socketOf returns the socket path of a unix:///PATH, unix:PATH or /PATH
+// address.
+func socketOf(addr string) (string, bool) {
+	switch {
+	case strings.HasPrefix(addr, "unix://"):
+		return strings.TrimPrefix(addr, "unix://"), true
+	case strings.HasPrefix(addr, "unix:"):
+		return strings.TrimPrefix(addr, "unix:"), true
+	case strings.HasPrefix(addr, "/"):
+		return addr, true
+	}
+	return "", false
+}
+
 // dialDaemon returns a client of the daemon at addr. Nothing is sent
-// until the first call.
-func dialDaemon(addr string) (sokodv1.SolverServiceClient, func(), error) {
+// until the first call. A Unix socket is checked first
+// (server.CheckSocket): one whose directory another user could write to
+// is refused, and so, at the default path (ownDefault), is one another
+// user owns.
+func dialDaemon(addr string, ownDefault bool) (sokodv1.SolverServiceClient, func(), error) {
+	if path, ok := socketOf(addr); ok {
+		if err := server.CheckSocket(path, ownDefault); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return nil, nil, fmt.Errorf("not connecting to %s: %w", addr, err)
+		}
+	}
 	conn, err := grpc.NewClient(grpcTarget(addr), grpc.WithTransportCredentials(insecure.NewCredentials()))
 	if err != nil {
 		return nil, nil, usagef("--remote %s: %v", addr, err)
@@ -119,7 +143,7 @@ func solveRemote(ctx context.Context, env *Env, addr, path string, f remoteSolve
 		opts.UsePlanners = new(true)
 	}
 
-	client, closeConn, err := dialDaemon(addr)
+	client, closeConn, err := dialDaemon(addr, false)
 	if err != nil {
 		return err
 	}
@@ -326,6 +350,7 @@ func statusCommand(env *Env) *cobra.Command {
 			if addr == "" {
 				addr = "unix://" + socketPath(env)
 			}
+			ownDefault := remote == "" && env.Config.Listen.Unix == ""
 			if asJSON {
 				// A daemon that cannot be reached is a JSON object on
 				// stdout too, with the address tried.
@@ -337,7 +362,7 @@ func statusCommand(env *Env) *cobra.Command {
 					}
 				}()
 			}
-			client, closeConn, err := dialDaemon(addr)
+			client, closeConn, err := dialDaemon(addr, ownDefault)
 			if err != nil {
 				return err
 			}

@@ -51,7 +51,10 @@ var ErrDaemonRunning = errors.New("another sokod daemon is already listening on 
 // up), the stale file is removed and replaced. A file there that is not a
 // socket is never removed. The socket's mode is 0600, or, when group is
 // set, 0660 with that group. A missing parent directory is created with
-// mode 0700 (the temporary-directory default needs it).
+// mode 0700 (the temporary-directory default needs it); the directory must
+// belong to the daemon's user and be writable by it only, and so must the
+// directories above it unless sticky (checkListenDir): whoever could
+// write there could replace the socket.
 func ListenUnix(path, group string) (net.Listener, error) {
 	if len(path) > maxSocketPath {
 		return nil, fmt.Errorf("socket path %s is %d bytes, more than the %d a Unix socket allows", path, len(path), maxSocketPath)
@@ -68,6 +71,9 @@ func ListenUnix(path, group string) (net.Listener, error) {
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("socket directory: %w", err)
+	}
+	if err := checkListenDir(filepath.Dir(path)); err != nil {
+		return nil, err
 	}
 	if err := removeStale(path); err != nil {
 		return nil, err

@@ -14,6 +14,7 @@ const (
 	byAStar    queueKind = iota // f = g + h
 	byBound                     // f = h
 	byWeighted                  // f = g + W*h
+	byPacking                   // f = g + h + the packing term (packing.go)
 )
 
 // priority returns the key of a state with g pushes and bound h in an open
@@ -24,15 +25,23 @@ func (s *searcher) priority(k queueKind, g, h int) int {
 		return h
 	case byWeighted:
 		return g + s.weight*h
+	case byPacking:
+		return g + h + s.pkTerm
 	}
 	return g + h
 }
 
 // enqueue puts a record in every open list. It reports false when the
-// entry pool is full.
+// entry pool is full. Ties go to the larger g, except in the packing list,
+// where g counts unproductive pushes and ties go to the deeper state: the
+// child of the state expanded last.
 func (s *searcher) enqueue(r uint32, g, h int) bool {
+	tie := g
+	if s.pk.on {
+		tie = len(s.pathRec)
+	}
 	for k, q := range s.queues {
-		if !q.push(r, s.priority(s.kinds[k], g, h), g) {
+		if !q.push(r, s.priority(s.kinds[k], g, h), tie) {
 			return false
 		}
 	}
@@ -98,6 +107,9 @@ func (s *searcher) begin() (st Status, reason string, goal uint32, end bool) {
 		s.proofHolds = true
 		return Solved, "", root, true
 	}
+	if s.pk.on {
+		s.pkTerm, _ = s.packMove(noSquare, noSquare)
+	}
 	s.enqueue(root, 0, h0)
 	return GaveUp, "", 0, false
 }
@@ -159,6 +171,12 @@ func (s *searcher) step() (st Status, reason string, goal uint32, end bool) {
 		return Unsolvable, "every reachable position was searched", 0, true
 	}
 	rec := &s.tt.slots[r]
+	if s.pk.on {
+		// The packing list's second key is the depth in moves, not g
+		// (see enqueue); a record queued again is closed when its older
+		// entry comes out.
+		g = int(rec.g)
+	}
 	if rec.closed() || int(rec.g) != g {
 		return GaveUp, "", 0, false // stale entry
 	}
@@ -182,7 +200,7 @@ func (s *searcher) step() (st Status, reason string, goal uint32, end bool) {
 		rec.setClosed()
 		return GaveUp, "", 0, false
 	}
-	if k := s.popped; s.priority(s.kinds[k], g, h) > f {
+	if k := s.popped; s.kinds[k] != byPacking && s.priority(s.kinds[k], g, h) > f {
 		s.deferred++
 		if !s.queues[k].push(r, s.priority(s.kinds[k], g, h), g) {
 			return GaveUp, ReasonMemory, 0, true
@@ -197,9 +215,11 @@ func (s *searcher) step() (st Status, reason string, goal uint32, end bool) {
 	rec.setClosed()
 	s.nodes++
 	s.turn = (s.turn + 1) % len(s.queues)
-	if g > s.maxDepth {
-		s.maxDepth = g
+	depth := g
+	if s.pk.on {
+		depth = len(s.pathRec) - 1 // moves: g counts unproductive pushes only
 	}
-	st, reason, goal = s.expand(r, g, h)
+	s.maxDepth = max(s.maxDepth, depth)
+	st, reason, goal = s.expand(r, g, h, f)
 	return st, reason, goal, st != GaveUp || reason != ""
 }

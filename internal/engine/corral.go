@@ -29,13 +29,52 @@ package engine
 // and expanding only those pushes keeps completeness and push-optimality.
 // With no such push available the position is a deadlock.
 //
-// Among several such corrals the one with the fewest pushes is used.
+// The argument holds for any set of boxes closed in this way, so a box
+// outside K that blocks a K box's push (in its way, or on its player's
+// side) is taken into K, with the unreachable regions around it, and the
+// rule checked again (at most maxCorralJoins times); YASS does the same.
+// It also holds for every PI-corral at once: each one's pushes can start
+// some shortest solution. So a PI-corral whose inward pushes all leave a
+// box frozen off a goal (or break a deadlock table) makes the position a
+// deadlock, whichever corral the expansion would have used. Among the
+// PI-corrals left, the one with the fewest pushes is used.
+//
+// Two more deadlock tests look at corrals the rule rejects (with
+// TechCorralDeadlocks on): lockedCorral, a plain unreachable region whose
+// boxes cannot make a first push that does not freeze them, and the corral
+// sub-search (subsearch.go), whose boxes alone on the board cannot all
+// reach goals. Both reason about the corral's boxes only, so they hold
+// whatever the other boxes do.
 
 // piCorral looks for a PI-corral in the current position, whose player
 // region is stamped with gen. It returns whether one was found; the pushes
 // to expand are then in s.cmoves (possibly none: a deadlock).
 func (s *searcher) piCorral(gen uint32) bool {
-	first := s.gen + 1 // every corral flood below uses a newer generation
+	// Plain regions first: one that is locked makes the position dead.
+	first := s.gen + 1
+	for _, b := range s.boxes {
+		if !s.corralDeadlocks {
+			break
+		}
+		if s.boxMark[b] != gen {
+			continue
+		}
+		for d := 0; d < 4; d++ {
+			n := s.nbr[int(b)*4+d]
+			if s.boxAt[n] != -1 || s.stamp[n] == gen || (s.cmark[n] >= first && s.cmark[n] <= s.gen) {
+				continue
+			}
+			if s.lockedCorral(n, gen) {
+				if s.onCorralDead != nil {
+					s.onCorralDead(s.kbox, s.player)
+				}
+				s.lockedDead++
+				s.cmoves = s.cmoves[:0]
+				return true
+			}
+		}
+	}
+	first = s.gen + 1 // every corral flood below uses a newer generation
 	found := false
 	best := 0
 	for _, b := range s.boxes {
@@ -51,8 +90,28 @@ func (s *searcher) piCorral(gen uint32) bool {
 			if !s.floodCorral(n, gen, cg) {
 				continue
 			}
-			if moves, ok := s.checkCorral(gen, cg); ok && (!found || moves < best) {
-				found, best = true, moves
+			moves, ok := s.checkCorral(gen, cg)
+			if !ok {
+				// No PI-corral; but its boxes may be unable to get out
+				// even on their own.
+				if s.sub != nil && len(s.kbox) <= maxSubK && s.sub.deadlocked(s.kbox, s.player, n) {
+					if s.onCorralDead != nil {
+						s.onCorralDead(s.kbox, s.player)
+					}
+					s.cmoves = s.cmoves[:0]
+					return true
+				}
+				continue
+			}
+			// Every solution can start with one of this corral's pushes,
+			// whichever other corrals there are: with none of them alive,
+			// the position is dead.
+			if s.corralDeadlocks && moves > 0 && s.dropDeadPushes() == 0 {
+				s.cmoves = s.cmoves[:0]
+				return true
+			}
+			if !found || len(s.cscratch) < best {
+				found, best = true, len(s.cscratch)
 				s.cmoves = append(s.cmoves[:0], s.cscratch...)
 				if best == 0 {
 					return true
@@ -63,60 +122,212 @@ func (s *searcher) piCorral(gen uint32) bool {
 	return found
 }
 
-// floodCorral marks with cg the unreachable region around sq, closed under
-// adjacency through boxes, and collects the corral boxes in s.kbox. It
-// reports whether the corral needs work.
-func (s *searcher) floodCorral(sq uint16, gen, cg uint32) bool {
+// lockedCorral reports whether the unreachable region around sq is a
+// deadlock by itself: its boxes K (those next to it) need work, and the
+// first push of any of them either cannot happen before another K box has
+// moved (a wall, a K box or the region on its player's side; a wall or a K
+// box in its way), or pushes onto a dead square, or pushes into the region
+// and leaves the boxes frozen with K's boxes alone as blockers (so whatever
+// the other boxes do first). The region is the plain one, not merged with
+// its neighbours, so this holds where the PI-corral rule (which needs the
+// merged corral) does not apply.
+func (s *searcher) lockedCorral(sq uint16, gen uint32) bool {
+	cg := s.nextGen()
 	q := s.queue
 	s.kbox = s.kbox[:0]
 	s.cmark[sq] = cg
 	q[0] = sq
-	head, tail := 0, 1
-	needed := false
-	for head < tail {
+	tail := 1
+	need := false
+	for head := 0; head < tail; head++ {
 		c := q[head]
-		head++
 		if s.goals[c] >= 0 {
-			needed = true // an empty goal in C
+			need = true
 		}
 		for _, m := range s.nbr[int(c)*4 : int(c)*4+4 : int(c)*4+4] {
 			if s.cmark[m] == cg {
 				continue
 			}
-			v := s.boxAt[m]
-			if v == -2 {
-				continue
-			}
-			if v == -1 {
-				if s.stamp[m] != gen {
-					s.cmark[m] = cg
-					q[tail] = m
-					tail++
-				}
-				continue
-			}
-			// A box next to C: it joins K, and the unreachable squares
-			// around it join C.
-			s.cmark[m] = cg
-			s.kbox = append(s.kbox, m)
-			if s.goals[m] < 0 {
-				needed = true
-			}
-			for _, o := range s.nbr[int(m)*4 : int(m)*4+4 : int(m)*4+4] {
-				if s.boxAt[o] == -1 && s.stamp[o] != gen && s.cmark[o] != cg {
-					s.cmark[o] = cg
-					q[tail] = o
-					tail++
+			switch v := s.boxAt[m]; {
+			case v == -1:
+				s.cmark[m] = cg
+				q[tail] = m
+				tail++
+			case v >= 0:
+				s.cmark[m] = cg
+				s.kbox = append(s.kbox, m)
+				if s.goals[m] < 0 {
+					need = true
 				}
 			}
 		}
 	}
-	return needed
+	if !need {
+		return false
+	}
+	// A box outside K that blocks a K push (in its way, or on its
+	// player's side) joins K: the argument holds for any set of boxes.
+	for joins := 0; ; joins++ {
+		blocker, locked := s.lockedRule(cg)
+		if locked {
+			return true
+		}
+		if blocker == noSquare || joins == maxCorralJoins {
+			return false
+		}
+		s.cmark[blocker] = cg
+		s.kbox = append(s.kbox, blocker)
+	}
 }
 
+// lockedRule checks lockedCorral's rule for the region and boxes marked cg.
+// When it fails because of a box outside K, blocker is that box's square.
+func (s *searcher) lockedRule(cg uint32) (blocker uint16, locked bool) {
+	for _, b := range s.kbox {
+		for d := uint8(0); d < 4; d++ {
+			p := s.nbr[int(b)*4+int(d^2)]
+			t := s.nbr[int(b)*4+int(d)]
+			inK := func(x uint16) bool { return s.boxAt[x] >= 0 && s.cmark[x] == cg }
+			switch {
+			case p == s.wall || t == s.wall || s.cmark[p] == cg || inK(t):
+				continue // not before a K box has moved (p in C or K)
+			case s.b.Dead[t]:
+				continue
+			case s.boxAt[t] >= 0:
+				return t, false // in the way until it moves
+			case s.cmark[t] != cg:
+				if s.boxAt[p] >= 0 {
+					return p, false // the box may leave once p's box moves
+				}
+				return noSquare, false // the box may leave
+			}
+			// Into the region: dead when it freezes K.
+			i := int(s.boxAt[b])
+			s.moveBox(i, b, t)
+			s.fOnly = cg
+			frozen := s.freezeDeadlock(t)
+			s.fOnly = 0
+			s.moveBox(i, t, b)
+			if !frozen {
+				return noSquare, false
+			}
+		}
+	}
+	return noSquare, true
+}
+
+// dropDeadPushes removes from s.cscratch the pushes after which the pushed
+// box is frozen off a goal or breaks a deadlock table, and returns how many
+// are left.
+func (s *searcher) dropDeadPushes() int {
+	kept := s.cscratch[:0]
+	for _, p := range s.cscratch {
+		i := int(s.boxAt[p.from])
+		to := s.nbr[int(p.from)*4+int(p.dir)]
+		s.moveBox(i, p.from, to)
+		dead := s.freezeDeadlock(to)
+		if !dead && s.cnt != nil {
+			if k := s.cnt.violated(p.from, to, p.dir); k >= 0 {
+				s.cnt.pruned(s.cnt.owner[k]) // no proof rests on it then
+				dead = true
+			}
+		}
+		s.moveBox(i, to, p.from)
+		if !dead {
+			kept = append(kept, p)
+		}
+	}
+	s.cscratch = kept
+	return len(kept)
+}
+
+// floodCorral marks with cg the unreachable region around sq, closed under
+// adjacency through boxes, and collects the corral boxes in s.kbox. It
+// reports whether the corral needs work.
+func (s *searcher) floodCorral(sq uint16, gen, cg uint32) bool {
+	s.kbox = s.kbox[:0]
+	s.cneed = false
+	s.cmark[sq] = cg
+	s.queue[0] = sq
+	s.growCorral(1, gen, cg)
+	return s.cneed
+}
+
+// joinCorral adds the box on m, outside the corral marked cg, to its boxes,
+// and the unreachable regions around it (and the boxes around those) to it.
+func (s *searcher) joinCorral(m uint16, gen, cg uint32) {
+	s.growCorral(s.addCorralBox(m, 0, gen, cg), gen, cg)
+}
+
+// addCorralBox adds the box on m to K and queues its unreachable free
+// neighbours from s.queue[tail]; it returns the new tail.
+func (s *searcher) addCorralBox(m uint16, tail int, gen, cg uint32) int {
+	s.cmark[m] = cg
+	s.kbox = append(s.kbox, m)
+	if s.goals[m] < 0 {
+		s.cneed = true
+	}
+	for _, o := range s.nbr[int(m)*4 : int(m)*4+4 : int(m)*4+4] {
+		if s.boxAt[o] == -1 && s.stamp[o] != gen && s.cmark[o] != cg {
+			s.cmark[o] = cg
+			s.queue[tail] = o
+			tail++
+		}
+	}
+	return tail
+}
+
+// growCorral floods the corral marked cg from the squares s.queue[:tail],
+// already marked: unreachable free squares join C, boxes next to C join K.
+func (s *searcher) growCorral(tail int, gen, cg uint32) {
+	q := s.queue
+	for head := 0; head < tail; head++ {
+		c := q[head]
+		if s.goals[c] >= 0 {
+			s.cneed = true // an empty goal in C
+		}
+		for _, m := range s.nbr[int(c)*4 : int(c)*4+4 : int(c)*4+4] {
+			if s.cmark[m] == cg {
+				continue
+			}
+			switch v := s.boxAt[m]; {
+			case v == -1 && s.stamp[m] != gen:
+				s.cmark[m] = cg
+				q[tail] = m
+				tail++
+			case v >= 0:
+				// A box next to C: it joins K, and the unreachable
+				// squares around it join C.
+				tail = s.addCorralBox(m, tail, gen, cg)
+			}
+		}
+	}
+}
+
+// maxCorralJoins bounds how many outside boxes one corral check takes in.
+const maxCorralJoins = 8
+
 // checkCorral applies the rule to the corral marked cg and collects its
-// available inward pushes in s.cscratch.
+// available inward pushes in s.cscratch. A box outside K that blocks a K
+// box's push (on its player side or its target) is taken into K, with the
+// unreachable regions around it, and the rule is checked again: the
+// argument above holds for any closed set of boxes.
 func (s *searcher) checkCorral(gen, cg uint32) (int, bool) {
+	for joins := 0; ; joins++ {
+		blocker, ok := s.corralRule(gen, cg)
+		if ok {
+			return len(s.cscratch), true
+		}
+		if blocker == noSquare || joins == maxCorralJoins || !s.corralDeadlocks {
+			return 0, false
+		}
+		s.joinCorral(blocker, gen, cg)
+	}
+}
+
+// corralRule checks the rule once. When it fails because of a box outside
+// K, blocker is that box's square, else noSquare.
+func (s *searcher) corralRule(gen, cg uint32) (blocker uint16, ok bool) {
 	s.cscratch = s.cscratch[:0]
 	for _, b := range s.kbox {
 		for d := uint8(0); d < 4; d++ {
@@ -130,7 +341,6 @@ func (s *searcher) checkCorral(gen, cg uint32) (int, bool) {
 			case pv == -1 && s.stamp[p] != gen: // in C
 				continue
 			}
-			pReach := pv == -1 // else a box outside K
 			t := s.nbr[int(b)*4+int(d)]
 			tv := s.boxAt[t]
 			switch {
@@ -138,12 +348,16 @@ func (s *searcher) checkCorral(gen, cg uint32) (int, bool) {
 				continue
 			case tv >= 0 && s.cmark[t] == cg:
 				continue
-			case tv == -1 && s.cmark[t] == cg && pReach:
+			case pv >= 0:
+				return p, false // a box outside K on the player's side
+			case tv == -1 && s.cmark[t] == cg:
 				s.cscratch = append(s.cscratch, push{from: b, dir: d})
 				continue
+			case tv >= 0:
+				return t, false // a box outside K in the way
 			}
-			return 0, false
+			return noSquare, false
 		}
 	}
-	return len(s.cscratch), true
+	return noSquare, true
 }

@@ -16,6 +16,9 @@ package engine
 
 // freezeDeadlock reports whether the box on square sq (just pushed there) is
 // frozen together with at least one box that is off a goal.
+//
+// When the box is frozen with boxes on goals only, it reports false and sets
+// s.frozeOnGoal, the frozen boxes in s.fstack (goalfreeze.go).
 func (s *searcher) freezeDeadlock(sq uint16) bool {
 	s.fgen++
 	if s.fgen == 0 {
@@ -23,6 +26,7 @@ func (s *searcher) freezeDeadlock(sq uint16) bool {
 		s.fgen = 1
 	}
 	s.fstack = s.fstack[:0]
+	s.frozeOnGoal = false
 	if !s.frozen(sq) {
 		return false
 	}
@@ -31,6 +35,7 @@ func (s *searcher) freezeDeadlock(sq uint16) bool {
 			return true
 		}
 	}
+	s.frozeOnGoal = true
 	return false
 }
 
@@ -60,11 +65,18 @@ func (s *searcher) blocked(a, c uint16) bool {
 	if s.b.Dead[a] && s.b.Dead[c] {
 		return true
 	}
-	if s.boxAt[a] >= 0 && s.frozen(a) {
+	if s.isBlocker(a) && s.frozen(a) {
 		return true
 	}
-	if s.boxAt[c] >= 0 && s.frozen(c) {
+	if s.isBlocker(c) && s.frozen(c) {
 		return true
 	}
 	return false
+}
+
+// isBlocker reports whether the freeze test counts the box on sq, if any:
+// every box, or with fOnly set only the boxes marked with it in cmark (the
+// boxes of a corral; see corralFrozen).
+func (s *searcher) isBlocker(sq uint16) bool {
+	return s.boxAt[sq] >= 0 && (s.fOnly == 0 || s.cmark[sq] == s.fOnly)
 }

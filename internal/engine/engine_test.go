@@ -31,6 +31,14 @@ func plainHeuristic(b *Board, rule Rule) *Heuristic {
 	return &Heuristic{Name: rule.String(), Costs: costs, Rule: rule, Admissible: rule != RuleGreedy}
 }
 
+// offIf returns t when off is set, else nothing.
+func offIf(off bool, t Techniques) Techniques {
+	if off {
+		return t
+	}
+	return 0
+}
+
 func loadCollection(t testing.TB, path string) []*sokoban.Level {
 	t.Helper()
 	src, err := os.ReadFile(path)
@@ -351,7 +359,8 @@ func TestRandomLevelsAgainstOracle(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	tried, unsolvable := 0, 0
-	corrals, reopened, macros := int64(0), int64(0), int64(0)
+	corrals, reopened, macros, packing := int64(0), int64(0), int64(0), 0
+	var locked, subDead, frozenGoals int64 // the corral and frozen-goal deadlock rules
 	for tried < n {
 		src := randomLevel(rng)
 		if tried%2 == 1 {
@@ -381,12 +390,15 @@ func TestRandomLevelsAgainstOracle(t *testing.T) {
 			corrals += r.Stats.Corrals
 			reopened += r.Stats.Reopened
 			macros += r.Stats.Macros
+			locked += r.Stats.LockedCorrals
+			subDead += r.Stats.SubDead
+			frozenGoals += r.Stats.FrozenGoals
 			// Without region costs (and without corral pruning or tunnel
 			// macros).
 			// The matching rule here also defers every child bound the dual
 			// potentials leave open to the child's pop, as on big boards.
 			r, err := Solve(context.Background(), b, Options{Objective: ObjectivePushes, Heuristic: plainHeuristic(b, rule),
-				Budget: Budget{Memory: 4 << 20}, NoCorralPruning: true, NoTunnelMacros: true, lazyBound: true})
+				Budget: Budget{Memory: 4 << 20}, Off: TechPICorrals | TechTunnels, lazyBound: true})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -399,7 +411,7 @@ func TestRandomLevelsAgainstOracle(t *testing.T) {
 		}
 		for k, rule := range []Rule{RuleGreedy, RuleMatching, RuleGreedy, RuleMatching} {
 			// Every strategy for objective any, with both bounds.
-			strategy := []Strategy{StrategyAlternate, StrategyGreedy, StrategyWeighted}[(tried+k)%3]
+			strategy := []Strategy{StrategyAlternate, StrategyGreedy, StrategyWeighted, StrategyPacking}[(tried+k)%4]
 			r, err := Solve(context.Background(), b, Options{Objective: ObjectiveAny, Heuristic: testHeuristic(b, rule),
 				Strategy: strategy, Weight: 2, Budget: Budget{Memory: 4 << 20}, lazyBound: k >= 2})
 			if err != nil {
@@ -412,6 +424,9 @@ func TestRandomLevelsAgainstOracle(t *testing.T) {
 			if r.Status != wantStatus || r.Optimal {
 				t.Fatalf("level\n%sany/%s/strategy %d: got %v optimal=%v, want %v", src, rule, strategy, r.Status, r.Optimal, wantStatus)
 			}
+			if r.Stats.Packing {
+				packing++
+			}
 			if r.Status == Solved {
 				checkSolution(t, l, r)
 				if r.Metrics.Pushes < want {
@@ -420,13 +435,17 @@ func TestRandomLevelsAgainstOracle(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d random levels, %d unsolvable; %d expansions restricted by a PI-corral, %d tunnel macros", tried, unsolvable, corrals, macros)
+	t.Logf("%d random levels, %d unsolvable; %d expansions restricted by a PI-corral, %d tunnel macros, %d packing searches", tried, unsolvable, corrals, macros, packing)
 	if corrals == 0 {
 		t.Error("no PI-corral pruning happened; the test does not exercise it")
 	}
 	if macros == 0 {
 		t.Error("no tunnel macro happened; the test does not exercise them")
 	}
+	if packing == 0 {
+		t.Error("no packing search ran; the test does not exercise it")
+	}
+	t.Logf("deadlock rules fired: %d locked corrals, %d corral sub-searches dead, %d frozen-goal prunes", locked, subDead, frozenGoals)
 	if reopened != 0 {
 		t.Errorf("%d states re-opened: the region-aware bounds should be consistent", reopened)
 	}
@@ -745,7 +764,7 @@ func TestCorralPruningKeepsOptimality(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r2, err := Solve(context.Background(), b, Options{Objective: ObjectivePushes, Heuristic: h, Budget: budget, Workspace: ws, NoCorralPruning: true})
+		r2, err := Solve(context.Background(), b, Options{Objective: ObjectivePushes, Heuristic: h, Budget: budget, Workspace: ws, Off: TechPICorrals})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -787,7 +806,7 @@ func TestChildNorm(t *testing.T) {
 		// Without goal macros: their home moves solve many of these levels
 		// in a few expansions, leaving too few children to exercise every
 		// case.
-		s := newSearcher(b, testHeuristic(b, RuleMatching), Options{Objective: ObjectiveAny, Budget: Budget{Nodes: 3000}, NoGoalMacros: true}, ws)
+		s := newSearcher(b, testHeuristic(b, RuleMatching), Options{Objective: ObjectiveAny, Budget: Budget{Nodes: 3000}, Off: TechGoalMacros}, ws)
 		s.verifyNorm = true
 		s.run(context.Background())
 		s.finish()

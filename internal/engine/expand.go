@@ -12,6 +12,9 @@ import (
 // box on a dead square, or only those of a PI-corral when there is one.
 // The slice is scratch, valid until the next call.
 func (s *searcher) genMoves(gen uint32) []push {
+	if s.frozenGoalTest {
+		s.frozenGoals() // the children's frozen-goal tests start from it
+	}
 	s.moves = s.moves[:0]
 	for _, b := range s.boxes {
 		if s.boxMark[b] != gen {
@@ -37,6 +40,7 @@ func (s *searcher) genMoves(gen uint32) []push {
 	}
 	if s.corralPruning && s.piCorral(gen) {
 		s.corrals++
+		s.inCorral = true
 		if len(s.cmoves) == 0 {
 			s.corralDead++
 		}
@@ -53,10 +57,11 @@ func (s *searcher) genMoves(gen uint32) []push {
 
 // expand generates the children of the current position (record r, g
 // pushes). It returns GaveUp with an empty reason to continue the search.
-func (s *searcher) expand(r uint32, g int, hcur int) (Status, string, uint32) {
+func (s *searcher) expand(r uint32, g, hcur, fcur int) (Status, string, uint32) {
 	s.renewGens()
 	pnorm := s.reach(s.player)
 	gen := s.gen
+	s.inCorral = false
 	moves := s.genMoves(gen)
 	if s.overdue() {
 		return GaveUp, s.endReason(), 0
@@ -75,6 +80,15 @@ func (s *searcher) expand(r uint32, g int, hcur int) (Status, string, uint32) {
 			continue
 		}
 		cg := g + 1 + int(p.more)
+		if s.pk.on {
+			// The packing search counts only the pushes that bring no box
+			// nearer its phase's goals (packing.go).
+			var productive bool
+			s.pkTerm, productive = s.packMove(p.from, to)
+			if productive {
+				cg = g
+			}
+		}
 		if cg > 0xFFFE {
 			s.undoPush(p, player)
 			return GaveUp, ReasonMemory, 0 // g no longer fits a record
@@ -105,6 +119,7 @@ func (s *searcher) expand(r uint32, g int, hcur int) (Status, string, uint32) {
 				c.setOpen()
 				s.reopened++
 			}
+			s.corralKey(fcur, cg, h)
 			if !s.enqueue(uint32(slot), cg, h) {
 				return GaveUp, ReasonMemory, 0
 			}
@@ -124,6 +139,7 @@ func (s *searcher) expand(r uint32, g int, hcur int) (Status, string, uint32) {
 		if !astar && solved {
 			return Solved, "", uint32(slot)
 		}
+		s.corralKey(fcur, cg, h)
 		if !s.enqueue(uint32(slot), cg, h) {
 			return GaveUp, ReasonMemory, 0
 		}
@@ -173,7 +189,7 @@ func (s *searcher) childKey(i int, p push, to, player uint16, gen uint32, pnorm 
 			return 0, p, to, false
 		}
 	}
-	if s.freezeDeadlock(to) {
+	if s.freezeDeadlock(to) || (s.frozeOnGoal && s.frozenGoalTest && s.frozenGoalDead(to)) {
 		s.frozenPruned++
 		s.undoPush(p, player)
 		return 0, p, to, false
@@ -209,4 +225,15 @@ func (s *searcher) childBound(hcur, i int, to, last uint16, p push) int {
 		h = hcur + 1
 	}
 	return h
+}
+
+// corralKey gives a child of a PI-corral expansion at most its parent's key
+// fcur under the packing guide: its pushes must be made sooner or later
+// (corral.go), so opening the corral is no step back, and without the cap
+// the search would avoid it while every position with the corral waits on
+// it.
+func (s *searcher) corralKey(fcur, cg, h int) {
+	if s.pk.on && s.inCorral && cg+h+s.pkTerm > fcur {
+		s.pkTerm = fcur - cg - h
+	}
 }

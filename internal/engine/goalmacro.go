@@ -8,9 +8,9 @@ import (
 
 // Goal macros: a packing order for goal areas, in the style of Rolling
 // Stone's goal macros and YASS's packing order, and home moves
-// (homemove.go). Both apply under ObjectiveAny only, when Options.NoGoalMacros
-// is not set; under ObjectivePushes they are off, so optimality proofs keep
-// holding.
+// (homemove.go). Both apply under ObjectiveAny only, unless Options.Off
+// holds TechGoalMacros; under ObjectivePushes they are off, so optimality
+// proofs keep holding.
 //
 // A goal area is a maximal set of goal squares connected through goal
 // squares (4-neighbourhood), of minAreaGoals to maxAreaGoals squares. Only

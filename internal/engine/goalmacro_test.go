@@ -174,7 +174,7 @@ func TestGoalMacros(t *testing.T) {
 						// The hand-made areas are small: let them have the
 						// entrance macro too.
 						r, err := Solve(context.Background(), b, Options{Objective: ObjectiveAny, Heuristic: testHeuristic(b, rule),
-							Strategy: strategy, Weight: 2, Budget: Budget{Memory: 8 << 20}, NoGoalMacros: off, macroGoals: 2})
+							Strategy: strategy, Weight: 2, Budget: Budget{Memory: 8 << 20}, Off: offIf(off, TechGoalMacros), macroGoals: 2})
 						if err != nil {
 							t.Fatal(err)
 						}
@@ -393,9 +393,11 @@ func TestGoalMacroSoundness(t *testing.T) {
 			name: "unsolvable",
 			level: "" +
 				"########\n" +
-				"###    #\n" +
-				"###$  $#\n" +
-				"#..@$ .#\n" +
+				"#..    #\n" +
+				"#..$$@ #\n" +
+				"###  $##\n" +
+				"###$   #\n" +
+				"###  # #\n" +
 				"########\n",
 			want: Unsolvable,
 		},
@@ -449,7 +451,7 @@ func TestGoalMacroSoundness(t *testing.T) {
 				t.Error("no node budget ran out in the search run again")
 			}
 			// Without goal macros the same verdict, and no rerun.
-			opts.Budget.Nodes, opts.NoGoalMacros = 0, true
+			opts.Budget.Nodes, opts.Off = 0, opts.Off|TechGoalMacros
 			r, err = Solve(context.Background(), b, opts)
 			if err != nil {
 				t.Fatal(err)

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/sokod/sokod/sokoban"
@@ -130,18 +131,9 @@ type Options struct {
 	// time (default 250 ms), from the searching goroutine.
 	OnProgress       func(Progress)
 	ProgressInterval time.Duration
-	// NoCorralPruning turns PI-corral pruning off (see corral.go); it is on
-	// by default and keeps completeness and push-optimality.
-	NoCorralPruning bool
-	// NoTunnelMacros turns tunnel macros off (see tunnel.go); they are on
-	// by default and keep completeness and push-optimality.
-	NoTunnelMacros bool
-	// NoGoalMacros turns goal macros and home moves off (see goalmacro.go
-	// and homemove.go). They apply under ObjectiveAny only, where they are
-	// on by default. The entrance macro cuts moves, so when a search in
-	// which it fired exhausts its space, Solve searches again without goal
-	// macros before it reports Unsolvable (Stats.GoalMacroRerun).
-	NoGoalMacros bool
+	// Off switches techniques off, all on by default; for experiments and
+	// for measuring what each is worth (see Techniques).
+	Off Techniques
 	// Deadlocks are compiled deadlock detectors applied per push, on top
 	// of the engine's own dead squares, freeze and corral tests.
 	Deadlocks []*Deadlocks
@@ -163,6 +155,87 @@ type Options struct {
 	// macroGoals (tests, experiments), when positive, replaces
 	// minMacroGoals.
 	macroGoals int
+	// plan is the fill plan of a packing search (set by Solve).
+	plan *fillPlan
+}
+
+// Techniques is a set of the search's techniques that can be switched off
+// (Options.Off). Each keeps the search sound: completeness, proofs of
+// unsolvability and, where it applies under ObjectivePushes, optimality.
+type Techniques uint16
+
+// The techniques.
+const (
+	// TechPICorrals: PI-corral pruning (corral.go).
+	TechPICorrals Techniques = 1 << iota
+	// TechCorralDeadlocks: corrals proved dead by their own boxes (locked
+	// corrals, dead PI-corrals, corral sub-searches; corral.go,
+	// subsearch.go).
+	TechCorralDeadlocks
+	// TechFrozenGoals: boxes frozen on goals taken as walls
+	// (goalfreeze.go).
+	TechFrozenGoals
+	// TechTunnels: tunnel macros (tunnel.go).
+	TechTunnels
+	// TechGoalMacros: goal macros and home moves (goalmacro.go,
+	// homemove.go), under ObjectiveAny only. The entrance macro cuts moves,
+	// so when a search in which it fired exhausts its space, Solve searches
+	// again without goal macros before it reports Unsolvable
+	// (Stats.GoalMacroRerun).
+	TechGoalMacros
+	// TechPacking: the packing search's turn under the default strategy
+	// (packing.go).
+	TechPacking
+)
+
+var techniqueNames = []struct {
+	t    Techniques
+	name string
+}{
+	{TechPICorrals, "pi-corrals"},
+	{TechCorralDeadlocks, "corral-deadlocks"},
+	{TechFrozenGoals, "frozen-goals"},
+	{TechTunnels, "tunnels"},
+	{TechGoalMacros, "goal-macros"},
+	{TechPacking, "packing"},
+}
+
+// TechniqueNames lists the names ParseTechniques accepts.
+func TechniqueNames() []string {
+	names := make([]string, len(techniqueNames))
+	for i, tn := range techniqueNames {
+		names[i] = tn.name
+	}
+	return names
+}
+
+// ParseTechniques reads a set of techniques from their names.
+func ParseTechniques(names []string) (Techniques, error) {
+	var t Techniques
+	for _, n := range names {
+		found := false
+		for _, tn := range techniqueNames {
+			if tn.name == n {
+				t |= tn.t
+				found = true
+			}
+		}
+		if !found {
+			return 0, fmt.Errorf("unknown technique %q (want %s)", n, strings.Join(TechniqueNames(), ", "))
+		}
+	}
+	return t, nil
+}
+
+// String lists the techniques by name, comma-separated.
+func (t Techniques) String() string {
+	var names []string
+	for _, tn := range techniqueNames {
+		if t&tn.t != 0 {
+			names = append(names, tn.name)
+		}
+	}
+	return strings.Join(names, ",")
 }
 
 // Strategy is how ObjectiveAny orders its search.
@@ -184,11 +257,16 @@ const (
 	// (see ida.go), for either objective; under ObjectivePushes it proves
 	// push-optimality as A* does, in far less memory and more time.
 	StrategyIDA
+	// StrategyPacking: the packing search alone (packing.go), on levels
+	// with a fill plan; others get StrategyAlternate. StrategyAlternate
+	// runs it first on goal-room levels.
+	StrategyPacking
 )
 
 // ParseStrategy reads a strategy by the name the command line uses:
-// best-first (the default: A* under ObjectivePushes, alternating greedy and
-// A* under ObjectiveAny), greedy (ObjectiveAny only) or ida.
+// best-first (the default: A* under ObjectivePushes; under ObjectiveAny the
+// packing search on goal-room levels, then greedy and A* in turn), greedy
+// or packing (ObjectiveAny only), or ida.
 func ParseStrategy(s string) (Strategy, error) {
 	switch s {
 	case "best-first", "":
@@ -197,8 +275,10 @@ func ParseStrategy(s string) (Strategy, error) {
 		return StrategyGreedy, nil
 	case "ida":
 		return StrategyIDA, nil
+	case "packing":
+		return StrategyPacking, nil
 	}
-	return 0, fmt.Errorf("unknown strategy %q (want best-first, greedy or ida)", s)
+	return 0, fmt.Errorf("unknown strategy %q (want best-first, greedy, packing or ida)", s)
 }
 
 // Stats describe the work a search did.
@@ -216,8 +296,18 @@ type Stats struct {
 	Tables     int64 // children pruned by Options.Deadlocks sets and limits
 	Corrals    int64 // expansions restricted to the pushes of a PI-corral
 	CorralDead int64 // expansions with a PI-corral and no push: deadlocks
-	MaxDepth   int   // deepest state expanded, in pushes
-	InitialLB  int   // lower bound of the start position
+	// LockedCorrals counts expansions ended by a corral its own boxes
+	// cannot open (corral.go), SubSearches the corral sub-searches run and
+	// SubDead those that proved a deadlock (subsearch.go), FrozenGoals the
+	// children pruned because boxes frozen on goals wall the others off
+	// (goalfreeze.go).
+	LockedCorrals, SubSearches, SubDead, FrozenGoals int64
+	// Packing is set when the packing search ran (packing.go),
+	// PackingNodes its share of Nodes.
+	Packing      bool
+	PackingNodes int64
+	MaxDepth     int // deepest state expanded, in pushes
+	InitialLB    int // lower bound of the start position
 	// Macros counts children made by a tunnel macro, MacroPushes the pushes
 	// those macros added after the first, Stuck the children pruned with a
 	// box stuck in a tunnel (tunnel.go).

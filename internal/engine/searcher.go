@@ -76,8 +76,21 @@ type searcher struct {
 	corralPruning bool
 	cmark         []uint32 // corral generation per square (free squares and boxes)
 	kbox          []uint16 // boxes of the corral being checked
+	cneed         bool     // the corral being checked needs work
 	cscratch      []push   // its available inward pushes
 	cmoves        []push   // those of the best corral so far
+	inCorral      bool     // the expansion is restricted to a PI-corral
+
+	// corral deadlocks (corral.go, subsearch.go), frozen goals
+	// (goalfreeze.go)
+	corralDeadlocks bool
+	sub             *subSearch
+	lockedDead      int64
+	frozenGoalTest  bool
+	gf              goalFreeze
+	// onCorralDead (tests) sees the boxes and the player of every corral
+	// found dead by its own boxes.
+	onCorralDead func(k []uint16, player uint16)
 
 	// tunnel macros (tunnel.go)
 	tunnels bool
@@ -94,6 +107,10 @@ type searcher struct {
 	fmark  []uint32
 	fgen   uint32
 	fstack []uint16
+	fOnly  uint32 // when set, the freeze test counts only the boxes cmark marks with it
+	// frozeOnGoal: the last freeze test found its box frozen, with boxes on
+	// goals only (in fstack)
+	frozeOnGoal bool
 
 	tt     *table
 	pool   *entryPool
@@ -103,6 +120,8 @@ type searcher struct {
 	popped int          // the queue the last state came from
 	lazy   bool         // tests: defer every inexact child bound to its pop
 	ev     *evaluator
+	pk     packGuide // the packing search's (packing.go)
+	pkTerm int       // the packing part of the key of the state being queued
 
 	// statistics and bookkeeping
 	nodes, generated, duplicates, reopened int64
@@ -152,8 +171,16 @@ func newSearcher(b *Board, h *Heuristic, opts Options, ws *Workspace) *searcher 
 	s.fmark = make([]uint32, n+1)
 	s.fstack = make([]uint16, 0, len(b.StartBoxes)+1)
 	s.moves = make([]push, 0, 4*len(b.StartBoxes))
-	s.corralPruning = !opts.NoCorralPruning
-	s.tunnels, s.slide = !opts.NoTunnelMacros, b.slide
+	s.corralPruning = opts.Off&TechPICorrals == 0
+	s.corralDeadlocks = opts.Off&TechCorralDeadlocks == 0
+	if s.corralDeadlocks {
+		s.sub = newSubSearch(b)
+	}
+	s.frozenGoalTest = opts.Off&TechFrozenGoals == 0
+	if s.frozenGoalTest {
+		s.gf.init(b)
+	}
+	s.tunnels, s.slide = opts.Off&TechTunnels == 0, b.slide
 	s.cmark = make([]uint32, n+1)
 	s.kbox = make([]uint16, 0, len(b.StartBoxes))
 	s.cscratch = make([]push, 0, 4*len(b.StartBoxes))
@@ -163,7 +190,7 @@ func newSearcher(b *Board, h *Heuristic, opts Options, ws *Workspace) *searcher 
 	s.rebuild = make([]uint32, 0, 1024)
 	ws.reset()
 	s.tt, s.pool, s.onPath = ws.tt, ws.pool, ws.onPath
-	s.gm.init(b, opts.Objective == ObjectiveAny && !opts.NoGoalMacros, opts.noHomeMoves, len(ws.tt.slots))
+	s.gm.init(b, opts.Objective == ObjectiveAny && opts.Off&TechGoalMacros == 0, opts.noHomeMoves, len(ws.tt.slots))
 	s.gm.noEntrance = opts.noEntrance
 	s.gm.minGoals = minMacroGoals
 	if opts.macroGoals > 0 {
@@ -180,6 +207,9 @@ func newSearcher(b *Board, h *Heuristic, opts Options, ws *Workspace) *searcher 
 		s.kinds = []queueKind{byBound}
 	case opts.Strategy == StrategyWeighted:
 		s.kinds = []queueKind{byWeighted}
+	case opts.Strategy == StrategyPacking && opts.plan != nil:
+		s.kinds = []queueKind{byPacking}
+		s.pk.init(b, opts.plan)
 	default:
 		s.kinds = []queueKind{byBound, byAStar}
 	}

@@ -45,7 +45,11 @@ func Solve(ctx context.Context, b *Board, opts Options) (*Result, error) {
 		return nil, fmt.Errorf("engine: unknown objective %d", opts.Objective)
 	}
 	switch {
-	case opts.Strategy > StrategyIDA:
+	case opts.Strategy > StrategyPacking:
+		return nil, fmt.Errorf("engine: unknown strategy %d", opts.Strategy)
+	case opts.Strategy == StrategyPacking && opts.Objective != ObjectiveAny:
+		return nil, errors.New("engine: the packing search is for objective any only")
+	case opts.Strategy > StrategyIDA && opts.Strategy != StrategyPacking:
 		return nil, fmt.Errorf("engine: unknown strategy %d", opts.Strategy)
 	case opts.Strategy == StrategyWeighted && opts.Weight < 1:
 		return nil, fmt.Errorf("engine: weighted search needs a weight of at least 1, not %d", opts.Weight)
@@ -76,33 +80,8 @@ func Solve(ctx context.Context, b *Board, opts Options) (*Result, error) {
 		ws = NewWorkspace(mem)
 		defer ws.Release()
 	}
-	s := newSearcher(b, h, opts, ws)
 	res.Stats.MemoryReserved = ws.Bytes()
-	if s.clock != nil {
-		s.start = s.clock()
-		s.lastProgress, s.lastCheck = s.start, s.start
-	}
-	st, reason, goal := s.run(ctx)
-	s.addStats(&res.Stats)
-	if st == Unsolvable && s.gm.count > 0 {
-		// Goal macros cut moves, so this exhaustion proves nothing: search
-		// again without them, within what is left of the budget, so that
-		// Unsolvable always rests on the plain search.
-		res.Stats.GoalMacroRerun = true
-		s.finish()
-		again := opts
-		again.NoGoalMacros = true
-		first := s
-		s = newSearcher(b, h, again, ws)
-		s.start, s.lastProgress, s.lastCheck = first.start, first.lastProgress, first.lastCheck
-		// The node budget and the progress reports go on counting from
-		// the first search's expansions.
-		s.nodes = first.nodes
-		st, reason, goal = s.run(ctx)
-		s.nodes -= first.nodes
-		s.addStats(&res.Stats)
-		s.nodes += first.nodes
-	}
+	s, st, reason, goal := solveStages(ctx, b, opts, ws, &res.Stats)
 	defer s.finish()
 	res.Status, res.Reason = st, reason
 	res.Stats.Stored = int64(s.tt.used)
@@ -129,6 +108,97 @@ func Solve(ctx context.Context, b *Board, opts Options) (*Result, error) {
 	return res, nil
 }
 
+// solveStages runs the searches of one Solve, each in turn on the same
+// workspace, and returns the last with its outcome; it adds their counts to
+// st. Under the default strategy for ObjectiveAny a goal-room level
+// (packingLevel) with a fill plan gets the packing search first, with
+// packShare of the time and node budgets; when it gives up on its share,
+// the alternating search has the rest. A search in which goal macros fired
+// that exhausts its space proves nothing (they cut moves): the plain
+// search runs again, within what is left, so that Unsolvable always rests
+// on it.
+func solveStages(ctx context.Context, b *Board, opts Options, ws *Workspace, st *Stats) (*searcher, Status, string, uint32) {
+	var stages []Options
+	if opts.Objective == ObjectiveAny && (opts.Strategy == StrategyPacking ||
+		opts.Strategy == StrategyAlternate && opts.Off&TechPacking == 0 && packingLevel(b)) {
+		if plan := newFillPlan(b); plan != nil {
+			pk := opts
+			pk.Strategy, pk.plan = StrategyPacking, plan
+			if opts.Strategy == StrategyAlternate {
+				pk.Budget = shareBudget(opts.Budget, opts.Clock, packShare)
+			}
+			stages = append(stages, pk)
+			st.Packing = true
+		}
+	}
+	if len(stages) == 0 || opts.Strategy == StrategyAlternate {
+		alt := opts
+		if alt.Strategy == StrategyPacking {
+			alt.Strategy = StrategyAlternate
+		}
+		stages = append(stages, alt)
+	}
+	var (
+		s      *searcher
+		status Status
+		reason string
+		goal   uint32
+	)
+	for i := 0; i < len(stages); i++ {
+		prev := s
+		if prev != nil {
+			prev.finish()
+		}
+		s = newSearcher(b, opts.Heuristic, stages[i], ws)
+		if prev == nil {
+			if s.clock != nil {
+				s.start = s.clock()
+				s.lastProgress, s.lastCheck = s.start, s.start
+			}
+		} else {
+			// The clock, the node budget and the progress reports go on
+			// from the search before.
+			s.start, s.lastProgress, s.lastCheck = prev.start, prev.lastProgress, prev.lastCheck
+			s.nodes = prev.nodes
+		}
+		base := s.nodes
+		status, reason, goal = s.run(ctx)
+		s.nodes -= base
+		s.addStats(st)
+		if stages[i].Strategy == StrategyPacking {
+			st.PackingNodes += s.nodes
+		}
+		s.nodes += base
+		switch {
+		case status == Unsolvable && s.gm.count > 0:
+			again := opts
+			again.Strategy = StrategyAlternate
+			again.Off |= TechGoalMacros
+			stages = append(stages[:i+1], again)
+			st.GoalMacroRerun = true
+		case status == GaveUp && stages[i].plan != nil && i+1 < len(stages) && (reason == ReasonDeadline || reason == ReasonNodes || reason == ReasonMemory):
+			// The packing search's share is spent: the next search has
+			// what is left of the budget.
+		default:
+			return s, status, reason, goal
+		}
+	}
+	return s, status, reason, goal
+}
+
+// shareBudget returns the part of budget b a search gets with percent of
+// its time and nodes (the deadline measured from now on clock).
+func shareBudget(b Budget, clock func() time.Time, percent int64) Budget {
+	if !b.Deadline.IsZero() && clock != nil {
+		now := clock()
+		b.Deadline = now.Add(b.Deadline.Sub(now) * time.Duration(percent) / 100)
+	}
+	if b.Nodes > 0 {
+		b.Nodes = max(1, b.Nodes*percent/100)
+	}
+	return b
+}
+
 // addStats adds the search's counts to st: a search run again after goal
 // macros (see Solve) reports the work of both runs.
 func (s *searcher) addStats(st *Stats) {
@@ -142,6 +212,12 @@ func (s *searcher) addStats(st *Stats) {
 	st.Tables += s.tablePruned
 	st.Corrals += s.corrals
 	st.CorralDead += s.corralDead
+	st.LockedCorrals += s.lockedDead
+	if s.sub != nil {
+		st.SubSearches += s.sub.runs
+		st.SubDead += s.sub.dead
+	}
+	st.FrozenGoals += s.gf.pruned
 	st.Macros += s.macros
 	st.MacroPushes += s.macroPushes
 	st.Stuck += s.stuck

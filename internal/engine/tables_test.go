@@ -71,7 +71,7 @@ func TestTrueTablesKeepResults(t *testing.T) {
 			// Tunnel macros skip some positions the tables would prune:
 			// with and without them.
 			r, err := Solve(context.Background(), b, Options{Objective: ObjectivePushes, Heuristic: testHeuristic(b, RuleSumMin),
-				Budget: Budget{Memory: 4 << 20}, Deadlocks: []*Deadlocks{d}, NoTunnelMacros: noMacros})
+				Budget: Budget{Memory: 4 << 20}, Deadlocks: []*Deadlocks{d}, Off: offIf(noMacros, TechTunnels)})
 			if err != nil {
 				t.Fatal(err)
 			}

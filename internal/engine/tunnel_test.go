@@ -216,7 +216,7 @@ func TestTunnelMacros(t *testing.T) {
 			} {
 				for _, off := range []bool{false, true} {
 					r, err := Solve(context.Background(), b, Options{Objective: c.obj, Heuristic: testHeuristic(b, c.rule),
-						Strategy: c.strategy, Budget: Budget{Memory: 8 << 20}, NoTunnelMacros: off})
+						Strategy: c.strategy, Budget: Budget{Memory: 8 << 20}, Off: offIf(off, TechTunnels)})
 					if err != nil {
 						t.Fatal(err)
 					}

@@ -1,0 +1,403 @@
+package engine
+
+import "slices"
+
+// Fill phases: a packing order for the whole level, from a reverse search
+// (the packing search's guide, packing.go; after YASS's packing order).
+//
+// Start from the solved position, every goal filled. In each round, every
+// filled goal whose box could be pulled away to a square where a box
+// starts, one not claimed yet, the other filled goals' boxes standing, is
+// emptied, and it claims that start square; those goals form the round's
+// phase. (When no box can reach a free start square, a round may pull to
+// any square off the goals that a lone start box can be pushed to.)
+// Rounds repeat until every goal is empty; read backwards, they are the
+// phases in which the goals are filled, phases[0] first. Emptying goals
+// only frees squares, so every goal of a phase can still be reached when
+// some of its phase's others are filled: within a phase the goals can be
+// filled in any order. A goal on which a box starts is emptied only in the
+// last round. When a round empties nothing, there is no plan.
+//
+// The player stands, in the solved position, in the region of its start
+// square (or of the first square off the goals when the start is on one),
+// and a pull needs the player on the side the box moves to and the square
+// beyond free.
+//
+// The phase distances are, for every goal, the fewest pushes that bring a
+// lone box from each square to it when the goals of the earlier phases hold
+// boxes that can never move again (boxes there that could still be pushed
+// aside are no obstacle): the distances that matter once the earlier
+// phases are filled.
+
+// fillPlan is a level's fill phases and phase distances.
+type fillPlan struct {
+	phases [][]uint16
+	dist   [][]uint16 // per goal index, per square
+}
+
+// maxPhaseWork bounds the squares the reverse searches of one plan may
+// visit, so that a huge board gets no plan rather than a long wait.
+const maxPhaseWork = 50_000_000
+
+// newFillPlan computes b's fill plan, nil when there is none or it would
+// cost more than maxPhaseWork.
+func newFillPlan(b *Board) *fillPlan {
+	ps := newPhaseSearch(b)
+	ps.work, ps.bounded = maxPhaseWork, true
+	phases := ps.run()
+	if phases == nil || ps.spent() {
+		return nil
+	}
+	dist := ps.phaseDistances(phases)
+	if ps.spent() {
+		return nil
+	}
+	return &fillPlan{phases: phases, dist: dist}
+}
+
+// spent reports whether a bounded search has used up its work.
+func (ps *phaseSearch) spent() bool { return ps.bounded && ps.work < 0 }
+
+type phaseSearch struct {
+	b       *Board
+	filled  []bool  // goals whose boxes stand in the reverse search
+	start   []bool  // squares where a box starts
+	source  []bool  // squares off the goals a lone start box can be pushed to
+	reach   []int32 // flood stamps, per square
+	rgen    int32
+	seen    []int32 // pull states sq*4+side reached, per search
+	done    []int32 // pull states whose player region was flooded
+	sgen    int32
+	queue   []int32
+	fq      []uint16
+	work    int // squares the floods may still visit, when bounded
+	bounded bool
+	depth   []uint16 // pull search depths, parallel to queue
+	// toStart: a pull must end on a start square not claimed yet (used)
+	toStart bool
+	used    []bool
+	dist    []uint16 // scratch distances (pullDistancesInto)
+}
+
+func newPhaseSearch(b *Board) *phaseSearch {
+	n := b.Squares + 1
+	ps := &phaseSearch{b: b, filled: make([]bool, n), start: make([]bool, n), source: make([]bool, n),
+		reach: make([]int32, n), seen: make([]int32, n*4), done: make([]int32, n*4),
+		dist: make([]uint16, n)}
+	for _, sq := range b.StartBoxes {
+		ps.start[sq] = true
+	}
+	ps.sources()
+	return ps
+}
+
+// sources marks the squares off the goals that a lone box starting on a
+// start square can be pushed to, the player starting on its start square.
+func (ps *phaseSearch) sources() {
+	b := ps.b
+	wall := b.Wall()
+	ps.sgen++
+	gen := ps.sgen
+	ps.queue = ps.queue[:0]
+	for _, sq := range b.StartBoxes {
+		// The player's side of the box at the start: the region holding the
+		// player when the box stands alone on sq.
+		lbl := b.Region(sq, b.StartPlayer)
+		for d := 0; d < 4; d++ {
+			if b.Nbr[int(sq)*4+d] != wall && b.sideComp[int(sq)*4+d] == lbl && ps.seen[int(sq)*4+d] != gen {
+				ps.visitSides(sq, d, gen)
+				break
+			}
+		}
+	}
+	for head := 0; head < len(ps.queue); head++ {
+		st := ps.queue[head]
+		sq, d := uint16(st/4), int(st%4)
+		lbl := b.sideComp[int(sq)*4+d]
+		for e := 0; e < 4; e++ {
+			// A push towards e needs the player on the opposite side.
+			if b.sideComp[int(sq)*4+(e^2)] != lbl || b.Nbr[int(sq)*4+(e^2)] == wall {
+				continue
+			}
+			t := b.Nbr[int(sq)*4+e]
+			if t == wall || b.Dead[t] || ps.seen[int(t)*4+(e^2)] == gen {
+				continue
+			}
+			ps.visitSides(t, e^2, gen)
+		}
+	}
+	for st := range ps.seen {
+		if ps.seen[st] == gen && b.GoalIndex[st/4] < 0 {
+			ps.source[st/4] = true
+		}
+	}
+}
+
+// visitSides marks the lone-box state (sq, side d) and the sides in the same
+// player region as seen, and queues it.
+func (ps *phaseSearch) visitSides(sq uint16, d int, gen int32) {
+	b := ps.b
+	lbl := b.sideComp[int(sq)*4+d]
+	for e := 0; e < 4; e++ {
+		if b.sideComp[int(sq)*4+e] == lbl {
+			ps.seen[int(sq)*4+e] = gen
+		}
+	}
+	ps.queue = append(ps.queue, int32(sq)*4+int32(d))
+}
+
+// flood stamps the squares the player reaches from sq, the filled goals and
+// the square box blocked; it returns the stamp.
+func (ps *phaseSearch) flood(sq, box uint16) int32 {
+	b := ps.b
+	ps.rgen++
+	gen := ps.rgen
+	if sq == b.Wall() || sq == box || ps.filled[sq] {
+		return gen
+	}
+	ps.reach[sq] = gen
+	ps.fq = append(ps.fq[:0], sq)
+	defer func() { ps.work -= len(ps.fq) }()
+	for k := 0; k < len(ps.fq); k++ {
+		c := int(ps.fq[k]) * 4
+		for _, m := range b.Nbr[c : c+4] {
+			if m == b.Wall() || m == box || ps.filled[m] || ps.reach[m] == gen {
+				continue
+			}
+			ps.reach[m] = gen
+			ps.fq = append(ps.fq, m)
+		}
+	}
+	return gen
+}
+
+// anchor returns the player's square for the reverse search.
+func (ps *phaseSearch) anchor() uint16 {
+	b := ps.b
+	if b.GoalIndex[b.StartPlayer] < 0 {
+		return b.StartPlayer
+	}
+	for sq := uint16(0); int(sq) < b.Squares; sq++ {
+		if b.GoalIndex[sq] < 0 {
+			return sq
+		}
+	}
+	return b.Wall()
+}
+
+func (ps *phaseSearch) run() [][]uint16 {
+	b := ps.b
+	anchor := ps.anchor()
+	if anchor == b.Wall() {
+		return nil
+	}
+	for _, g := range b.Goals {
+		ps.filled[g] = true
+	}
+	ps.used = make([]bool, b.Squares+1)
+	var rounds [][]uint16
+	left := len(b.Goals)
+	for left > 0 && !ps.spent() {
+		startsOnly := true // only goals with start boxes are left
+		for _, g := range b.Goals {
+			if ps.filled[g] && !ps.start[g] {
+				startsOnly = false
+				break
+			}
+		}
+		var out []uint16
+		for _, toStart := range []bool{true, false} {
+			ps.toStart = toStart
+			for _, g := range b.Goals {
+				if ps.filled[g] && (startsOnly || (!ps.start[g] && ps.pullsAway(g, anchor))) {
+					out = append(out, g)
+				}
+			}
+			if len(out) > 0 {
+				break
+			}
+		}
+		if len(out) == 0 {
+			return nil
+		}
+		for _, g := range out {
+			ps.filled[g] = false
+		}
+		left -= len(out)
+		rounds = append(rounds, out)
+	}
+	slices.Reverse(rounds)
+	return rounds
+}
+
+// pullsAway reports whether the box on goal g can be pulled to a start
+// square not claimed yet (which it then claims) or, without toStart, to a
+// source square, the other filled goals' boxes standing and the player
+// starting in the region of anchor.
+func (ps *phaseSearch) pullsAway(g, anchor uint16) bool {
+	b := ps.b
+	wall := b.Wall()
+	ps.filled[g] = false
+	defer func() { ps.filled[g] = true }()
+	ps.sgen++
+	gen := ps.sgen
+	ps.queue = ps.queue[:0]
+	fg := ps.flood(anchor, g)
+	for e := 0; e < 4; e++ {
+		if q := b.Nbr[int(g)*4+e]; q != wall && ps.reach[q] == fg {
+			ps.seen[int(g)*4+e] = gen
+			ps.queue = append(ps.queue, int32(g)*4+int32(e))
+		}
+	}
+	for head := 0; head < len(ps.queue) && !ps.spent(); head++ {
+		st := ps.queue[head]
+		if ps.done[st] == gen {
+			continue
+		}
+		box, side := uint16(st/4), int(st%4)
+		fg := ps.flood(b.Nbr[int(box)*4+side], box)
+		for e := 0; e < 4; e++ {
+			if q := b.Nbr[int(box)*4+e]; q != wall && ps.reach[q] == fg {
+				ps.done[int(box)*4+e] = gen
+			}
+		}
+		for e := 0; e < 4; e++ {
+			// Pull towards e: the player on q steps on to q2, the box
+			// follows onto q.
+			q := b.Nbr[int(box)*4+e]
+			if q == wall || ps.reach[q] != fg {
+				continue
+			}
+			q2 := b.Nbr[int(q)*4+e]
+			if q2 == wall || ps.filled[q2] {
+				continue
+			}
+			if ps.toStart {
+				if ps.start[q] && !ps.used[q] && b.GoalIndex[q] < 0 {
+					ps.used[q] = true
+					return true
+				}
+			} else if ps.source[q] {
+				return true
+			}
+			if ns := int32(q)*4 + int32(e); ps.seen[ns] != gen {
+				ps.seen[ns] = gen
+				ps.queue = append(ps.queue, ns)
+			}
+		}
+	}
+	return false
+}
+
+// phaseDistances returns, for every goal, the fewest pushes that bring a
+// lone box from each square to it when the goals of the earlier phases
+// hold boxes that can no longer move: pdist[goal][sq], Inf when it cannot.
+// A box on an earlier phase's goal that could still be moved aside is no
+// obstacle. These are the distances that matter once the earlier phases
+// are filled.
+func (ps *phaseSearch) phaseDistances(phases [][]uint16) [][]uint16 {
+	b := ps.b
+	out := make([][]uint16, len(b.Goals))
+	clear(ps.filled)
+	for _, goals := range phases {
+		ps.freezeFilled()
+		for _, t := range goals {
+			out[b.GoalIndex[t]] = ps.pullDistances(t)
+		}
+		for _, t := range goals {
+			ps.filled[t] = true
+		}
+	}
+	clear(ps.filled)
+	return out
+}
+
+// freezeFilled keeps in ps.filled only the boxes that can never move: the
+// greatest set of filled squares each of which is blocked on both axes by a
+// wall or another box of the set (a box that can move along an axis, both
+// squares beside it being free of walls and of the set, leaves it).
+func (ps *phaseSearch) freezeFilled() {
+	b := ps.b
+	wall := b.Wall()
+	blocked := func(x uint16) bool { return x == wall || ps.filled[x] }
+	for changed := true; changed; {
+		changed = false
+		for sq := uint16(0); int(sq) < b.Squares; sq++ {
+			if !ps.filled[sq] {
+				continue
+			}
+			nb := b.Nbr[int(sq)*4 : int(sq)*4+4]
+			if (!blocked(nb[0]) && !blocked(nb[2])) || (!blocked(nb[1]) && !blocked(nb[3])) {
+				ps.filled[sq] = false
+				changed = true
+			}
+		}
+	}
+}
+
+// pullDistances returns the fewest pushes from every square to goal t for
+// a lone box, the filled squares blocked: a breadth-first search of pulls
+// from t over (box square, player side) states.
+func (ps *phaseSearch) pullDistances(t uint16) []uint16 {
+	return ps.pullDistancesInto(t, make([]uint16, ps.b.Squares+1))
+}
+
+// pullDistancesInto is pullDistances into dist (Squares+1 long), with the
+// search's depth scratch reused, so that it allocates nothing in steady
+// state.
+func (ps *phaseSearch) pullDistancesInto(t uint16, dist []uint16) []uint16 {
+	b := ps.b
+	wall := b.Wall()
+	for i := range dist {
+		dist[i] = Inf
+	}
+	if ps.filled[t] {
+		return dist
+	}
+	ps.sgen++
+	gen := ps.sgen
+	ps.queue = ps.queue[:0]
+	depth := ps.depth[:0]
+	defer func() { ps.depth = depth[:0] }()
+	for e := 0; e < 4; e++ {
+		if q := b.Nbr[int(t)*4+e]; q != wall && !ps.filled[q] {
+			ps.seen[int(t)*4+e] = gen
+			ps.queue = append(ps.queue, int32(t)*4+int32(e))
+			depth = append(depth, 0)
+		}
+	}
+	dist[t] = 0
+	for head := 0; head < len(ps.queue) && !ps.spent(); head++ {
+		st := ps.queue[head]
+		if ps.done[st] == gen {
+			continue
+		}
+		box, side := uint16(st/4), int(st%4)
+		d := depth[head]
+		fg := ps.flood(b.Nbr[int(box)*4+side], box)
+		for e := 0; e < 4; e++ {
+			if q := b.Nbr[int(box)*4+e]; q != wall && ps.reach[q] == fg {
+				ps.done[int(box)*4+e] = gen
+			}
+		}
+		for e := 0; e < 4; e++ {
+			q := b.Nbr[int(box)*4+e]
+			if q == wall || ps.reach[q] != fg {
+				continue
+			}
+			q2 := b.Nbr[int(q)*4+e]
+			if q2 == wall || ps.filled[q2] {
+				continue
+			}
+			if d+1 < dist[q] {
+				dist[q] = d + 1
+			}
+			if ns := int32(q)*4 + int32(e); ps.seen[ns] != gen {
+				ps.seen[ns] = gen
+				ps.queue = append(ps.queue, ns)
+				depth = append(depth, d+1)
+			}
+		}
+	}
+	return dist
+}

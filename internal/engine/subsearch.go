@@ -1,0 +1,279 @@
+package engine
+
+// Corral deadlock search: a small search of a few boxes alone on the board.
+//
+// Take a set K of boxes from the position, remove every other box, and ask
+// whether K's boxes can all be pushed onto goals, the player starting where
+// it stands. Removing boxes only frees squares, so every solution of the
+// whole position, cut down to the pushes of K's boxes, is a way to do that:
+// if it is impossible, the position is a deadlock. The search explores
+// K's positions breadth-first, pruning by dead squares and by the freeze
+// test among K's boxes, and gives up (proving nothing) after subLimit
+// positions, when it finds K's boxes all on goals, or when the player gets
+// into the corral. Answers are cached by the boxes' squares and the
+// player's region.
+
+// subSearch is the scratch of the corral deadlock search, allocated once
+// per searcher.
+type subSearch struct {
+	b      *Board
+	boxAt  []int16  // -1 free, -2 the wall sentinel, else a K box
+	stamp  []uint32 // the expanded position's player region
+	cstamp []uint32 // a child's, when normalising its player
+	gen    uint32
+	fq     []uint16
+	fmark  []uint32 // freeze test marks
+	fgen   uint32
+	fstack []uint16
+	// visited positions: open addressing on Zobrist keys, cleared by epoch
+	seen  []uint64
+	epoch []uint32
+	ep    uint32
+	// the breadth-first queue: k squares per position, then the player
+	states []uint16
+	cache  []subResult
+	limit  int
+	inside uint16 // a square of the corral under test
+	// statistics
+	runs, dead int64
+}
+
+type subResult struct {
+	key  uint64
+	dead bool
+}
+
+const (
+	subSeen  = 1 << 13 // visited-position slots
+	subCache = 1 << 12 // cached answers
+	maxSubK  = 8       // the most boxes a sub-search takes
+	// subLimit is the positions a sub-search explores before it gives
+	// up: the dead corrals it finds are tight, and a larger limit costs
+	// more on the corrals that are not dead than it finds.
+	subLimit = 300
+)
+
+func newSubSearch(b *Board) *subSearch {
+	n := b.Squares + 1
+	ss := &subSearch{b: b, boxAt: make([]int16, n), stamp: make([]uint32, n), cstamp: make([]uint32, n), fq: make([]uint16, 0, n),
+		fmark: make([]uint32, n), fstack: make([]uint16, 0, maxSubK+1),
+		seen: make([]uint64, subSeen), epoch: make([]uint32, subSeen), cache: make([]subResult, subCache),
+		states: make([]uint16, 0, (maxSubK+1)*(subLimit+4*maxSubK)), limit: subLimit}
+	for i := range ss.boxAt {
+		ss.boxAt[i] = -1
+	}
+	ss.boxAt[b.Squares] = -2
+	return ss
+}
+
+// deadlocked reports whether the boxes on squares k (at most maxSubK) can
+// be proved unable to reach goals on their own, the player on player. The
+// search gives up as soon as the player gets to inside, a square of the
+// corral: a corral that opens is seldom a deadlock, and proving one costs
+// a search to the end.
+func (ss *subSearch) deadlocked(k []uint16, player, inside uint16) bool {
+	b := ss.b
+	for i, sq := range k {
+		ss.boxAt[sq] = int16(i)
+	}
+	norm := ss.flood(player, ss.cstamp)
+	key := b.ZPlayer[norm]
+	for _, sq := range k {
+		key ^= b.ZBox[sq]
+	}
+	c := &ss.cache[key&(subCache-1)]
+	if c.key == key {
+		for _, sq := range k {
+			ss.boxAt[sq] = -1
+		}
+		return c.dead
+	}
+	ss.runs++
+	ss.inside = inside
+	dead := ss.search(k, norm, key)
+	if dead {
+		ss.dead++
+	}
+	*c = subResult{key: key, dead: dead}
+	return dead
+}
+
+// search runs the breadth-first search from the boxes k (placed on boxAt),
+// the player's region normalised to norm; it clears boxAt before it returns.
+func (ss *subSearch) search(k []uint16, norm uint16, key uint64) bool {
+	b := ss.b
+	n := len(k)
+	ss.ep++
+	if ss.ep == 0 {
+		clear(ss.epoch)
+		ss.ep = 1
+	}
+	ss.visit(key)
+	ss.states = append(ss.states[:0], k...)
+	ss.states = append(ss.states, norm)
+	for _, sq := range k {
+		ss.boxAt[sq] = -1
+	}
+	width := n + 1
+	for head := 0; head < len(ss.states); head += width {
+		st := ss.states[head : head+width]
+		onGoal := 0
+		for i, sq := range st[:n] {
+			ss.boxAt[sq] = int16(i)
+			if b.GoalIndex[sq] >= 0 {
+				onGoal++
+			}
+		}
+		if onGoal == n {
+			ss.clearBoxes(st[:n])
+			return false
+		}
+		if len(ss.states)/width >= ss.limit {
+			ss.clearBoxes(st[:n])
+			return false // too big to decide
+		}
+		ss.flood(st[n], ss.stamp)
+		gen := ss.gen
+		if ss.stamp[ss.inside] == gen {
+			ss.clearBoxes(st[:n])
+			return false // the corral is open
+		}
+		var h uint64
+		for _, sq := range st[:n] {
+			h ^= b.ZBox[sq]
+		}
+		for i := 0; i < n; i++ {
+			from := ss.states[head+i]
+			for d := 0; d < 4; d++ {
+				to := b.Nbr[int(from)*4+d]
+				side := b.Nbr[int(from)*4+(d^2)]
+				if ss.boxAt[to] != -1 || b.Dead[to] || ss.stamp[side] != gen {
+					continue
+				}
+				ss.boxAt[from], ss.boxAt[to] = -1, int16(i)
+				frozen := ss.freeze(to)
+				var cnorm uint16
+				if !frozen {
+					cnorm = ss.flood(from, ss.cstamp)
+				}
+				ss.boxAt[to], ss.boxAt[from] = -1, int16(i)
+				if frozen {
+					continue
+				}
+				ck := h ^ b.ZBox[from] ^ b.ZBox[to] ^ b.ZPlayer[cnorm]
+				if !ss.visit(ck) {
+					continue
+				}
+				for j := 0; j < n; j++ {
+					sq := ss.states[head+j]
+					if j == i {
+						sq = to
+					}
+					ss.states = append(ss.states, sq)
+				}
+				ss.states = append(ss.states, cnorm)
+			}
+		}
+		ss.clearBoxes(ss.states[head : head+n])
+	}
+	return true
+}
+
+func (ss *subSearch) clearBoxes(sqs []uint16) {
+	for _, sq := range sqs {
+		ss.boxAt[sq] = -1
+	}
+}
+
+// visit adds key to the visited set; false when it was there already (or
+// the set is full, which ends nothing but may repeat work).
+func (ss *subSearch) visit(key uint64) bool {
+	i := int(key>>51) & (subSeen - 1)
+	for probes := 0; probes < subSeen; probes++ {
+		if ss.epoch[i] != ss.ep {
+			ss.epoch[i], ss.seen[i] = ss.ep, key
+			return true
+		}
+		if ss.seen[i] == key {
+			return false
+		}
+		i = (i + 1) & (subSeen - 1)
+	}
+	return true
+}
+
+// flood stamps in stamp the player's region from sq (with a new
+// generation, ss.gen) and returns its smallest square.
+func (ss *subSearch) flood(sq uint16, stamp []uint32) uint16 {
+	b := ss.b
+	ss.gen++
+	if ss.gen == 0 {
+		clear(ss.stamp)
+		clear(ss.cstamp)
+		ss.gen = 1
+	}
+	gen := ss.gen
+	stamp[sq] = gen
+	ss.fq = append(ss.fq[:0], sq)
+	low := sq
+	for k := 0; k < len(ss.fq); k++ {
+		c := int(ss.fq[k]) * 4
+		for _, m := range b.Nbr[c : c+4] {
+			if ss.boxAt[m] != -1 || stamp[m] == gen {
+				continue
+			}
+			stamp[m] = gen
+			ss.fq = append(ss.fq, m)
+			if m < low {
+				low = m
+			}
+		}
+	}
+	return low
+}
+
+// freeze reports whether the box on sq is frozen with a box off a goal,
+// among the sub-search's boxes (the same test as searcher.freezeDeadlock).
+func (ss *subSearch) freeze(sq uint16) bool {
+	ss.fgen++
+	if ss.fgen == 0 {
+		clear(ss.fmark)
+		ss.fgen = 1
+	}
+	ss.fstack = ss.fstack[:0]
+	if !ss.frozen(sq) {
+		return false
+	}
+	for _, x := range ss.fstack {
+		if ss.b.GoalIndex[x] < 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func (ss *subSearch) frozen(sq uint16) bool {
+	mark := len(ss.fstack)
+	ss.fmark[sq] = ss.fgen
+	ss.fstack = append(ss.fstack, sq)
+	nb := ss.b.Nbr[int(sq)*4 : int(sq)*4+4]
+	if ss.blocked(nb[0], nb[2]) && ss.blocked(nb[1], nb[3]) {
+		return true
+	}
+	for _, x := range ss.fstack[mark:] {
+		ss.fmark[x] = 0
+	}
+	ss.fstack = ss.fstack[:mark]
+	return false
+}
+
+func (ss *subSearch) blocked(a, c uint16) bool {
+	wall := ss.b.Wall()
+	if a == wall || c == wall || ss.fmark[a] == ss.fgen || ss.fmark[c] == ss.fgen {
+		return true
+	}
+	if ss.b.Dead[a] && ss.b.Dead[c] {
+		return true
+	}
+	return (ss.boxAt[a] >= 0 && ss.frozen(a)) || (ss.boxAt[c] >= 0 && ss.frozen(c))
+}

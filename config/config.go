@@ -38,6 +38,7 @@
 //	batch.ack_wait        30s     time a job may go unacknowledged before another worker gets it
 //	batch.max_deliveries  5       deliveries of one job before it is answered as failed
 //	batch.replicas        1       replicas of the batch streams on a NATS cluster
+//	search.off            []      search techniques switched off in solve and bench, for experiments: pi-corrals, corral-deadlocks, frozen-goals, tunnels, goal-macros, packing
 //
 // Durations are Go durations ("90s", "1m30s"); sizes are ByteSize text
 // ("512MiB", "2GiB", "1GB"). The package keeps no mutable state: Load builds
@@ -63,6 +64,16 @@ type Config struct {
 	Log      Log      `mapstructure:"log"`
 	Store    Store    `mapstructure:"store"`
 	Batch    Batch    `mapstructure:"batch"`
+	Search   Search   `mapstructure:"search"`
+}
+
+// Search tunes the exhaustive search.
+type Search struct {
+	// Off names search techniques to switch off (engine.ParseTechniques
+	// reads them) in sokod solve and bench; the daemon and the batch
+	// workers always search with all of them. Switching one off is for
+	// experiments and for measuring what it is worth.
+	Off []string `mapstructure:"off"`
 }
 
 // Listen says where the daemon accepts gRPC connections.

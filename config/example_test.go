@@ -55,6 +55,7 @@ func ExampleLoad() {
 	//   ],
 	//   "plugins.sha256": [],
 	//   "plugins.start_timeout": "10s",
+	//   "search.off": [],
 	//   "server.max_jobs": 0,
 	//   "server.memory_cap": "0",
 	//   "server.queue": 16,

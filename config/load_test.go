@@ -515,6 +515,7 @@ func TestMap(t *testing.T) {
 		"batch.ack_wait":          "30s",
 		"batch.max_deliveries":    5,
 		"batch.replicas":          1,
+		"search.off":              []string{},
 	}
 	if diff := cmp.Diff(want, Default().Map()); diff != "" {
 		t.Errorf("Default().Map() mismatch (-want +got):\n%s", diff)

@@ -44,7 +44,7 @@ func extensions(exts ...string) cobra.CompletionFunc {
 // completing plugin names would start the plugins.
 func completeSearchFlags(cmd *cobra.Command) {
 	complete(cmd, "objective", values("any", "pushes"))
-	complete(cmd, "strategy", values("best-first", "greedy", "ida"))
+	complete(cmd, "strategy", values("best-first", "greedy", "packing", "ida"))
 	complete(cmd, "heuristic", values(builtin.HeuristicNames()...))
 }
 

@@ -15,7 +15,7 @@ func TestCompletion(t *testing.T) {
 		want []string // the candidates, then ":" and the directive
 	}{
 		{[]string{"solve", "--objective", ""}, []string{"any", "pushes", ":4"}},
-		{[]string{"bench", "x.xsb", "--strategy", ""}, []string{"best-first", "greedy", "ida", ":4"}},
+		{[]string{"bench", "x.xsb", "--strategy", ""}, []string{"best-first", "greedy", "packing", "ida", ":4"}},
 		{[]string{"solve", ""}, []string{"xsb", "sok", "txt", ":8"}},
 		{[]string{"verify", "a.xsb", ""}, []string{":4"}},
 		{[]string{"levels", "--log-format", ""}, []string{"text", "json", ":4"}},

@@ -53,6 +53,7 @@ type solveOutput struct {
 type solveSettings struct {
 	objective   engine.Objective
 	strategy    engine.Strategy
+	off         engine.Techniques
 	heuristic   *pluginhost.Heuristic
 	deadlocks   []solver.Deadlocks
 	planners    []solver.Planner
@@ -82,8 +83,8 @@ func settingsFromFlags(ctx context.Context, env *Env, reg *pluginhost.Registry, 
 	if s.strategy, err = engine.ParseStrategy(strategy); err != nil {
 		return s, usagef("--strategy: %v", err)
 	}
-	if obj == engine.ObjectivePushes && s.strategy == engine.StrategyGreedy {
-		return s, usagef("--strategy greedy cannot prove push-optimality; use it with --objective any")
+	if obj == engine.ObjectivePushes && (s.strategy == engine.StrategyGreedy || s.strategy == engine.StrategyPacking) {
+		return s, usagef("--strategy %s cannot prove push-optimality; use it with --objective any", strategy)
 	}
 	h, err := reg.Heuristic(ctx, heuristic)
 	if err != nil {
@@ -110,6 +111,9 @@ func settingsFromFlags(ctx context.Context, env *Env, reg *pluginhost.Registry, 
 		s.planners = append(s.planners, solver.Planner{Name: p.Name, Planner: p.Planner})
 	}
 	s.objective, s.heuristic = obj, h
+	if s.off, err = engine.ParseTechniques(env.Config.Search.Off); err != nil {
+		return s, usagef("search.off: %v", err)
+	}
 	s.searchShare = env.Config.Fallback.SearchShare
 	s.plannerShare = env.Config.Fallback.PlannerShare
 	s.portfolio = env.Config.Fallback.Portfolio
@@ -124,7 +128,7 @@ func settingsFromFlags(ctx context.Context, env *Env, reg *pluginhost.Registry, 
 // results.
 func solveLevel(ctx context.Context, env *Env, l *sokoban.Level, s solveSettings, onEvent func(solver.Event)) (*solver.Result, error) {
 	r, err := solver.Solve(ctx, solver.Request{
-		Level: l, Objective: s.objective, Strategy: s.strategy, Heuristic: s.heuristic, Deadlocks: s.deadlocks, Planners: s.planners, SearchShare: s.searchShare, PlannerShare: s.plannerShare, Portfolio: s.portfolio,
+		Level: l, Objective: s.objective, Strategy: s.strategy, Off: s.off, Heuristic: s.heuristic, Deadlocks: s.deadlocks, Planners: s.planners, SearchShare: s.searchShare, PlannerShare: s.plannerShare, Portfolio: s.portfolio,
 		Budget: solver.Budget{Time: s.time, Memory: s.memory, Nodes: s.nodes},
 		Clock:  env.Now, OnEvent: onEvent, Store: s.store,
 	})
@@ -139,7 +143,7 @@ func solveLevel(ctx context.Context, env *Env, l *sokoban.Level, s solveSettings
 const deadlockUsage = "deadlock detector `names`, comma-separated: plugins that compile to tables, applied on top of the engine's own tests"
 
 // strategyUsage documents --strategy for solve and bench.
-const strategyUsage = "search `order`: best-first (A* for pushes, greedy and A* in turn for any), greedy (any only), or ida (iterative deepening A*: little memory, more time)"
+const strategyUsage = "search `order`: best-first (A* for pushes; for any, the packing search first on goal-room levels, then greedy and A* in turn), greedy or packing (any only), or ida (iterative deepening A*: little memory, more time)"
 
 // progressLine is the live progress line of a solve on a terminal.
 func progressLine(e solver.Event) string {
@@ -163,7 +167,7 @@ func solveCommand(env *Env) *cobra.Command {
 		asJSON, events                 bool
 	)
 	cmd := &cobra.Command{
-		Use:   "solve FILE [--level N] [--objective any|pushes] [--strategy best-first|greedy|ida] [--heuristic NAME] [--deadlock NAME,...] [--json|--events]",
+		Use:   "solve FILE [--level N] [--objective any|pushes] [--strategy best-first|greedy|packing|ida] [--heuristic NAME] [--deadlock NAME,...] [--json|--events]",
 		Short: "Solve a level and print the solution in LURD with its metrics.",
 		Long: "Solve a level and print the solution in LURD with its metrics. The budget comes from\n" +
 			"--time, --memory and --nodes (limits.* in the configuration). Exit codes: 0 solved,\n" +

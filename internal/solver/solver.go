@@ -105,7 +105,10 @@ type Request struct {
 	Level     *sokoban.Level
 	Objective engine.Objective
 	// Strategy is the exhaustive search's (engine.Options.Strategy).
-	Strategy  engine.Strategy
+	Strategy engine.Strategy
+	// Off switches search techniques off (engine.Options.Off): for
+	// experiments and for measuring what each is worth.
+	Off       engine.Techniques
 	Heuristic Heuristic
 	// Deadlocks add to the engine's own deadlock tests.
 	Deadlocks []Deadlocks
@@ -497,6 +500,7 @@ func search(ctx context.Context, b *engine.Board, h *engine.Heuristic, ds []*eng
 	opts := engine.Options{
 		Objective: req.Objective,
 		Strategy:  req.Strategy,
+		Off:       req.Off,
 		Heuristic: h,
 		Deadlocks: ds,
 		Budget:    engine.Budget{Nodes: req.Budget.Nodes, Memory: max(memory, minSearchMemory)},

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sokod/sokod/board"
 	"github.com/sokod/sokod/internal/engine"
 	"github.com/sokod/sokod/internal/pluginhost"
 	"github.com/sokod/sokod/sokoban"
@@ -85,7 +86,7 @@ func BenchmarkCorpusPluginVsBuiltin(b *testing.B) {
 		var nodes int64
 		solved := 0
 		for i, l := range levels {
-			bd, err := engine.Analyze(l)
+			bd, err := board.Analyze(l)
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sokod/sokod/board"
 	"github.com/sokod/sokod/internal/engine"
 	"github.com/sokod/sokod/internal/pluginhost"
 	"github.com/sokod/sokod/sdk/plugintest"
@@ -135,7 +136,7 @@ func TestPythonSolves(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			b, err := engine.Analyze(l)
+			b, err := board.Analyze(l)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/sokod/sokod/board"
 	"github.com/sokod/sokod/internal/engine"
 	"github.com/sokod/sokod/sokoban"
 )
@@ -45,7 +46,7 @@ func TestBounds(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, l := range c.Levels {
-		b, err := engine.Analyze(l)
+		b, err := board.Analyze(l)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -96,7 +97,7 @@ func TestGreedyOverestimates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := engine.Analyze(l)
+	b, err := board.Analyze(l)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,9 @@
 package engine
 
-import "github.com/sokod/sokod/sokoban"
+import (
+	"github.com/sokod/sokod/board"
+	"github.com/sokod/sokod/sokoban"
+)
 
 // perSquareBytes bounds the memory per interior square of the board's
 // tables other than the distance tables, of the analysis's scratch, and
@@ -22,7 +25,7 @@ func SolveBytes(l *sokoban.Level) int64 {
 	n, g := interior(l)
 	dist := int64(n+1) * int64(g) * 2
 	region := int64(0)
-	if (n+1)*Regions*g <= MaxRegionDist {
+	if (n+1)*Regions*g <= board.MaxRegionDist {
 		region = int64(n+1) * Regions * int64(g) * 2
 	}
 	evaluator := dist
@@ -32,7 +35,7 @@ func SolveBytes(l *sokoban.Level) int64 {
 	return 2*(dist+region) + evaluator + int64(n+1)*perSquareBytes + int64(l.Width()*l.Height())*8 + fixedSearchBytes
 }
 
-// interior counts the squares Analyze will number (the floor the player
+// interior counts the squares board.Analyze will number (the floor the player
 // reaches with the boxes ignored) and the goals on them.
 func interior(l *sokoban.Level) (squares, goals int) {
 	w, h := l.Width(), l.Height()

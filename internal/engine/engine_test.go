@@ -13,6 +13,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/sokod/sokod/board"
 	"github.com/sokod/sokod/sokoban"
 )
 
@@ -54,7 +55,7 @@ func loadCollection(t testing.TB, path string) []*sokoban.Level {
 
 func mustAnalyze(t testing.TB, l *sokoban.Level) *Board {
 	t.Helper()
-	b, err := Analyze(l)
+	b, err := board.Analyze(l)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -98,9 +98,9 @@ func TestGoalAreas(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			b := mustAnalyze(t, parseLevel(t, tc.level))
 			var order, entrances [][]string
-			for _, a := range b.areas {
-				order = append(order, squareNames(b, a.order))
-				entrances = append(entrances, squareNames(b, a.entrances))
+			for _, a := range b.Areas {
+				order = append(order, squareNames(b, a.Order))
+				entrances = append(entrances, squareNames(b, a.Entrances))
 			}
 			if diff := cmp.Diff(tc.order, order); diff != "" {
 				t.Errorf("packing orders (-want +got):\n%s", diff)
@@ -119,8 +119,8 @@ func TestGoalAreas(t *testing.T) {
 // area.
 func checkOrder(t *testing.T, b *Board) {
 	t.Helper()
-	for ai, a := range b.areas {
-		for k, target := range a.order {
+	for ai, a := range b.Areas {
+		for k, target := range a.Order {
 			s := newSearcher(b, plainHeuristic(b, RuleSumMin), Options{Objective: ObjectiveAny}, NewWorkspace(1<<20))
 			if !s.gm.on {
 				t.Fatal("goal macros are off under objective any")
@@ -128,14 +128,14 @@ func checkOrder(t *testing.T, b *Board) {
 			for i := range s.boxAt[:b.Squares] {
 				s.boxAt[i] = -1
 			}
-			for i, sq := range a.order[:k] {
+			for i, sq := range a.Order[:k] {
 				s.boxAt[sq] = int16(i)
 			}
 			ok := false
-			for _, e := range a.entrances {
+			for _, e := range a.Entrances {
 				for d := 0; d < 4 && !ok; d++ {
 					behind := b.Nbr[int(e)*4+(d^2)]
-					if behind == b.Wall() || b.inArea[b.Nbr[int(e)*4+d]] != int16(ai) {
+					if behind == b.Wall() || b.InArea[b.Nbr[int(e)*4+d]] != int16(ai) {
 						continue
 					}
 					s.boxAt[e] = int16(k)
@@ -316,7 +316,7 @@ func TestGoalMacrosAgainstOracle(t *testing.T) {
 			continue
 		}
 		b := mustAnalyze(t, l)
-		if len(b.areas) == 0 {
+		if len(b.Areas) == 0 {
 			continue
 		}
 		want := oraclePushes(l, 300_000)
@@ -409,11 +409,11 @@ func TestGoalMacroSoundness(t *testing.T) {
 				t.Fatalf("the oracle says %d", o)
 			}
 			b := mustAnalyze(t, l)
-			if len(b.areas) == 0 || b.Impossible != "" {
-				t.Fatalf("%d goal areas, impossible %q", len(b.areas), b.Impossible)
+			if len(b.Areas) == 0 || b.Impossible != "" {
+				t.Fatalf("%d goal areas, impossible %q", len(b.Areas), b.Impossible)
 			}
 			if tc.order != nil {
-				if diff := cmp.Diff(tc.order, squareNames(b, b.areas[0].order)); diff != "" {
+				if diff := cmp.Diff(tc.order, squareNames(b, b.Areas[0].Order)); diff != "" {
 					t.Fatalf("packing order (-want +got):\n%s", diff)
 				}
 			}

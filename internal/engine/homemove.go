@@ -214,7 +214,7 @@ func (s *searcher) findHomes() {
 // areaTarget returns the first empty goal of area a's order, or the wall
 // sentinel when the area is full.
 func (s *searcher) areaTarget(a int) uint16 {
-	for _, sq := range s.gm.areas[a].order {
+	for _, sq := range s.gm.areas[a].Order {
 		if s.boxAt[sq] == -1 {
 			return sq
 		}

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sokod/sokod/board"
 	"github.com/sokod/sokod/sokoban"
 )
 
@@ -63,10 +64,10 @@ func TestAnalyzeContext(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := AnalyzeContext(ctx, l); !errors.Is(err, context.Canceled) {
+	if _, err := board.AnalyzeContext(ctx, l); !errors.Is(err, context.Canceled) {
 		t.Errorf("AnalyzeContext with a cancelled context: %v, want context.Canceled", err)
 	}
-	b, err := AnalyzeContext(context.Background(), l)
+	b, err := board.AnalyzeContext(context.Background(), l)
 	if err != nil || len(b.Goals) != 500 {
 		t.Fatalf("AnalyzeContext: %v, %d goals", err, len(b.Goals))
 	}

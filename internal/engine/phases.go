@@ -104,7 +104,7 @@ func (ps *phaseSearch) sources() {
 		// player when the box stands alone on sq.
 		lbl := b.Region(sq, b.StartPlayer)
 		for d := 0; d < 4; d++ {
-			if b.Nbr[int(sq)*4+d] != wall && b.sideComp[int(sq)*4+d] == lbl && ps.seen[int(sq)*4+d] != gen {
+			if b.Nbr[int(sq)*4+d] != wall && b.SideRegion[int(sq)*4+d] == lbl && ps.seen[int(sq)*4+d] != gen {
 				ps.visitSides(sq, d, gen)
 				break
 			}
@@ -113,10 +113,10 @@ func (ps *phaseSearch) sources() {
 	for head := 0; head < len(ps.queue); head++ {
 		st := ps.queue[head]
 		sq, d := uint16(st/4), int(st%4)
-		lbl := b.sideComp[int(sq)*4+d]
+		lbl := b.SideRegion[int(sq)*4+d]
 		for e := 0; e < 4; e++ {
 			// A push towards e needs the player on the opposite side.
-			if b.sideComp[int(sq)*4+(e^2)] != lbl || b.Nbr[int(sq)*4+(e^2)] == wall {
+			if b.SideRegion[int(sq)*4+(e^2)] != lbl || b.Nbr[int(sq)*4+(e^2)] == wall {
 				continue
 			}
 			t := b.Nbr[int(sq)*4+e]
@@ -137,9 +137,9 @@ func (ps *phaseSearch) sources() {
 // player region as seen, and queues it.
 func (ps *phaseSearch) visitSides(sq uint16, d int, gen int32) {
 	b := ps.b
-	lbl := b.sideComp[int(sq)*4+d]
+	lbl := b.SideRegion[int(sq)*4+d]
 	for e := 0; e < 4; e++ {
-		if b.sideComp[int(sq)*4+e] == lbl {
+		if b.SideRegion[int(sq)*4+e] == lbl {
 			ps.seen[int(sq)*4+e] = gen
 		}
 	}

@@ -180,7 +180,7 @@ func newSearcher(b *Board, h *Heuristic, opts Options, ws *Workspace) *searcher 
 	if s.frozenGoalTest {
 		s.gf.init(b)
 	}
-	s.tunnels, s.slide = opts.Off&TechTunnels == 0, b.slide
+	s.tunnels, s.slide = opts.Off&TechTunnels == 0, b.Slide
 	s.cmark = make([]uint32, n+1)
 	s.kbox = make([]uint16, 0, len(b.StartBoxes))
 	s.cscratch = make([]push, 0, 4*len(b.StartBoxes))

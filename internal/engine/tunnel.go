@@ -2,7 +2,7 @@ package engine
 
 // Tunnel macros.
 //
-// A square t is a tunnel square for direction d (Board.slide, bit d) when:
+// A square t is a tunnel square for direction d (Board.Slide, bit d; computed by package board) when:
 //
 //  1. t is not a goal,
 //  2. the square ahead, t+d, is floor, and
@@ -61,44 +61,6 @@ package engine
 
 // maxMacro is the most pushes one macro makes (push.more is a uint8).
 const maxMacro = 256
-
-// computeSlide fills b.slide from the side labels (computeSides) and goals.
-func (b *Board) computeSlide() {
-	n := b.Squares
-	wall := uint16(n)
-	b.slide = make([]uint8, n+1)
-	for t := 0; t < n; t++ {
-		if b.GoalIndex[t] >= 0 {
-			continue
-		}
-		for d := 0; d < 4; d++ {
-			back := d ^ 2
-			if b.Nbr[t*4+d] == wall || b.Nbr[t*4+back] == wall {
-				continue
-			}
-			lbl := b.sideComp[t*4+back]
-			ok := true
-			for e := 0; e < 4; e++ {
-				if e != back && b.Nbr[t*4+e] != wall && b.sideComp[t*4+e] == lbl {
-					ok = false
-					break
-				}
-			}
-			if ok {
-				b.slide[t] |= 1 << d
-			}
-		}
-	}
-}
-
-// TunnelSquare reports whether a box pushed onto sq in direction dir is
-// pushed on through a tunnel (see tunnel.go): it may stop there only when
-// it cannot go on. Unlike Tunnels, the runs walled on two sides that a
-// drawing shows, this is the search's notion: a walled corridor on a loop
-// is none, the square past a door into a room can be one.
-func (b *Board) TunnelSquare(sq uint16, dir int) bool {
-	return int(sq) < b.Squares && dir >= 0 && dir < 4 && b.slide[sq]&(1<<dir) != 0
-}
 
 // slideOn continues the push p of box i, just made (the box now on to), as
 // a tunnel macro: it pushes the box on while the rule allows and returns the

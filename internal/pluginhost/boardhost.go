@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/sokod/sokod/board"
 	"github.com/sokod/sokod/internal/builtin"
 	"github.com/sokod/sokod/internal/engine"
 	"github.com/sokod/sokod/internal/pluginhost/enginetables"
@@ -260,7 +261,7 @@ func (h *BoardHost) SubSearch(ctx context.Context, start sdk.States, goal sdk.Su
 	if mem -= engine.SolveBytes(sl); mem < minSubSearchTable {
 		return &sdk.SubSearchResult{Status: sdk.SubSearchGaveUp}, nil
 	}
-	sb, err := engine.AnalyzeContext(ctx, sl)
+	sb, err := board.AnalyzeContext(ctx, sl)
 	if err != nil {
 		if ctx.Err() != nil {
 			return &sdk.SubSearchResult{Status: sdk.SubSearchGaveUp}, nil

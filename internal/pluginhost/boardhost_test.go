@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/sokod/sokod/board"
 	"github.com/sokod/sokod/internal/builtin"
 	"github.com/sokod/sokod/internal/engine"
 	"github.com/sokod/sokod/internal/pluginhost/enginetables"
@@ -90,7 +91,7 @@ func TestBoardHostBipartite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := engine.Analyze(l)
+	b, err := board.Analyze(l)
 	if err != nil {
 		t.Fatal(err)
 	}

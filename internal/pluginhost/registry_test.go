@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/sokod/sokod/board"
 	"github.com/sokod/sokod/internal/builtin"
 	"github.com/sokod/sokod/internal/engine"
 	"github.com/sokod/sokod/internal/pluginhost/enginetables"
@@ -158,7 +159,7 @@ func TestPluginEqualsBuiltin(t *testing.T) {
 		}
 		for i, l := range c.Levels {
 			t.Run(fmt.Sprintf("%s/level%d", name, i+1), func(t *testing.T) {
-				b, err := engine.Analyze(l)
+				b, err := board.Analyze(l)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -238,7 +239,7 @@ func TestLevelOfMatchesSDK(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, err := engine.Analyze(sl)
+		b, err := board.Analyze(sl)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -293,7 +294,7 @@ func BenchmarkPrepare(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	bd, err := engine.Analyze(c.Levels[0])
+	bd, err := board.Analyze(c.Levels[0])
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"google.golang.org/protobuf/types/known/timestamppb"
 
+	"github.com/sokod/sokod/board"
 	"github.com/sokod/sokod/internal/builtin"
 	"github.com/sokod/sokod/internal/engine"
 	"github.com/sokod/sokod/sokoban"
@@ -60,7 +61,7 @@ func (v *service) Analyze(_ context.Context, req *sokodv1.AnalyzeRequest) (*soko
 	if lerr != nil {
 		return &sokodv1.AnalyzeResponse{LevelError: lerr}, nil
 	}
-	b, err := engine.Analyze(level)
+	b, err := board.Analyze(level)
 	if err != nil {
 		return &sokodv1.AnalyzeResponse{LevelError: levelError(err)}, nil
 	}

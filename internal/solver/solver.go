@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/sokod/sokod/board"
 	"github.com/sokod/sokod/internal/engine"
 	"github.com/sokod/sokod/internal/pluginhost"
 	"github.com/sokod/sokod/internal/pluginhost/enginetables"
@@ -254,7 +255,7 @@ func (r *Result) Nodes() int64 {
 	return n
 }
 
-// Solve runs req. The error is for bad input (a board engine.Analyze
+// Solve runs req. The error is for bad input (a board board.Analyze
 // refuses, wrapped as *BadLevelError) and internal failures; gave up,
 // unsolvable and cancelled are results.
 func Solve(ctx context.Context, req Request) (*Result, error) {
@@ -293,7 +294,7 @@ func Solve(ctx context.Context, req Request) (*Result, error) {
 	// deadline like the search.
 	pctx, cancel := tm.until(ctx, tm.deadline)
 	defer cancel()
-	b, err := engine.AnalyzeContext(pctx, req.Level)
+	b, err := board.AnalyzeContext(pctx, req.Level)
 	if err != nil {
 		if pctx.Err() != nil {
 			return stopped(ctx, req, tm, "board analysis"), nil

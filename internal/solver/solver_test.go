@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/sokod/sokod/board"
 	"github.com/sokod/sokod/internal/builtin"
 	"github.com/sokod/sokod/internal/engine"
 	"github.com/sokod/sokod/sdk"
@@ -47,7 +48,7 @@ func level(t *testing.T, text string) *sokoban.Level {
 // planners to return.
 func solution(t *testing.T, text string) string {
 	t.Helper()
-	b, err := engine.Analyze(level(t, text))
+	b, err := board.Analyze(level(t, text))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sokod/sokod/board"
 	"github.com/sokod/sokod/internal/builtin/plannertest"
-	"github.com/sokod/sokod/internal/engine"
 	"github.com/sokod/sokod/internal/pluginhost"
 	"github.com/sokod/sokod/internal/pluginhost/enginetables"
 	"github.com/sokod/sokod/sdk"
@@ -38,7 +38,7 @@ func TestPlanThroughPlugin(t *testing.T) {
 		t.Fatal(err)
 	}
 	l := plannertest.Fixture(t, "goalroom.xsb")
-	b, err := engine.Analyze(l)
+	b, err := board.Analyze(l)
 	if err != nil {
 		t.Fatal(err)
 	}

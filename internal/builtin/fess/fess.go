@@ -21,7 +21,7 @@
 // so no single feature's plateau can absorb the search. A transposition
 // table keeps every position once. Besides the deadlock tests, positions
 // whose goal areas can no longer be completed with the boxes on their
-// goals standing still are dropped (engine.AreaCheck).
+// goals standing still are dropped (board.AreaCheck).
 //
 // Two simplifications from the paper: a position's weight-0 (advised)
 // children are queued when it is first expanded, and its weight-1
@@ -41,6 +41,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/sokod/sokod/board"
 	"github.com/sokod/sokod/internal/builtin/packing"
 	"github.com/sokod/sokod/internal/builtin/packing/macro"
 	"github.com/sokod/sokod/internal/engine"
@@ -180,8 +181,8 @@ type search struct {
 	gen   *macro.Gen
 	store *macro.Store
 	pos   *macro.Pos
-	door  []bool            // tunnel squares between rooms
-	area  *engine.AreaCheck // goal areas' fill order (see dead); nil for none
+	door  []bool           // tunnel squares between rooms
+	area  *board.AreaCheck // goal areas' fill order (see dead); nil for none
 	// areaCuts counts the positions only the fill order found dead.
 	areaCuts int
 	// goalRank[sq] is the step of the plan whose square sq is, or -1.
@@ -218,7 +219,7 @@ type search struct {
 // hold is set.
 func newSearch(b *engine.Board, plan *packing.Plan, limit int, hold bool) *search {
 	s := &search{b: b, plan: plan, gen: macro.NewGen(b), store: macro.NewStore(len(b.StartBoxes), limit), pos: macro.NewPos(b),
-		door: doors(b), area: engine.NewAreaCheck(b), goalRank: make([]int32, b.Squares+1), cellOf: map[uint64]int32{}}
+		door: doors(b), area: board.NewAreaCheck(b), goalRank: make([]int32, b.Squares+1), cellOf: map[uint64]int32{}}
 	if hold {
 		s.holdLimit = limit / 2
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/sokod/sokod/board"
 	"github.com/sokod/sokod/internal/builtin/packing"
 	"github.com/sokod/sokod/internal/builtin/packing/macro"
 	"github.com/sokod/sokod/internal/engine"
@@ -28,7 +29,7 @@ func fixtureBoard(t *testing.T, name string) *engine.Board {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := engine.Analyze(l)
+	b, err := board.Analyze(l)
 	if err != nil {
 		t.Fatal(err)
 	}

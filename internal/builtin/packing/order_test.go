@@ -7,9 +7,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/sokod/sokod/board"
 	"github.com/sokod/sokod/internal/builtin/packing"
 	"github.com/sokod/sokod/internal/builtin/plannertest"
-	"github.com/sokod/sokod/internal/engine"
 )
 
 // xy names a square by column and row for readable expectations.
@@ -28,7 +28,7 @@ func TestOrder(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.fixture, func(t *testing.T) {
-			b, err := engine.Analyze(plannertest.Fixture(t, tt.fixture))
+			b, err := board.Analyze(plannertest.Fixture(t, tt.fixture))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -72,7 +72,7 @@ func TestOrderCorpus(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(fmt.Sprintf("%s/%d", tt.file, tt.level), func(t *testing.T) {
 			c := plannertest.Corpus(t, tt.file)
-			b, err := engine.Analyze(c.Levels[tt.level-1])
+			b, err := board.Analyze(c.Levels[tt.level-1])
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/sokod/sokod/board"
 	"github.com/sokod/sokod/internal/engine"
 	"github.com/sokod/sokod/sokoban"
 )
@@ -56,7 +57,7 @@ func TestOutDistanceSink(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			b, err := engine.Analyze(l)
+			b, err := board.Analyze(l)
 			if err != nil {
 				t.Fatal(err)
 			}

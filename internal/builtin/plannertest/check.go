@@ -9,7 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/sokod/sokod/internal/engine"
+	"github.com/sokod/sokod/board"
 	"github.com/sokod/sokod/internal/pluginhost"
 	"github.com/sokod/sokod/internal/pluginhost/enginetables"
 	"github.com/sokod/sokod/sdk"
@@ -56,7 +56,7 @@ func Check(t *testing.T, newPlanner func() sdk.Planner) {
 	})
 	t.Run("rejected", func(t *testing.T) {
 		l := Fixture(t, "corridor.xsb")
-		b, err := engine.Analyze(l)
+		b, err := board.Analyze(l)
 		if err != nil {
 			t.Fatal(err)
 		}

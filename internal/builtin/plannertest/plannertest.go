@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sokod/sokod/internal/engine"
+	"github.com/sokod/sokod/board"
 	"github.com/sokod/sokod/internal/pluginhost"
 	"github.com/sokod/sokod/internal/pluginhost/enginetables"
 	"github.com/sokod/sokod/sdk"
@@ -35,7 +35,7 @@ type Outcome struct {
 // Plan runs p on level l with an in-process BoardHost and replays any
 // solution.
 func Plan(ctx context.Context, p sdk.Planner, l *sokoban.Level, budget sdk.Budget) (*Outcome, error) {
-	b, err := engine.Analyze(l)
+	b, err := board.Analyze(l)
 	if err != nil {
 		return nil, err
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/sokod/sokod/board"
 	"github.com/sokod/sokod/internal/builtin/packing/macro"
 	"github.com/sokod/sokod/internal/engine"
 	"github.com/sokod/sokod/internal/pluginhost/enginetables"
@@ -38,7 +39,7 @@ func level(t testing.TB, name string) *sokoban.Level {
 // testPlan analyses l and returns a plan over it with an in-process host.
 func testPlan(t testing.TB, l *sokoban.Level, budget sdk.Budget) *plan {
 	t.Helper()
-	eb, err := engine.Analyze(l)
+	eb, err := board.Analyze(l)
 	if err != nil {
 		t.Fatal(err)
 	}

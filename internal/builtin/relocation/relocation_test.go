@@ -12,9 +12,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/sokod/sokod/board"
 	"github.com/sokod/sokod/internal/builtin/plannertest"
 	"github.com/sokod/sokod/internal/builtin/relocation"
-	"github.com/sokod/sokod/internal/engine"
 	"github.com/sokod/sokod/internal/pluginhost"
 	"github.com/sokod/sokod/internal/pluginhost/enginetables"
 	"github.com/sokod/sokod/sdk"
@@ -44,7 +44,7 @@ func TestRelocationGap(t *testing.T) {
 	for _, name := range []string{"stack.xsb", "hall.xsb"} {
 		t.Run(name, func(t *testing.T) {
 			l := level(t, name)
-			b, err := engine.Analyze(l)
+			b, err := board.Analyze(l)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -70,7 +70,7 @@ func TestRelocationGap(t *testing.T) {
 // position is a solution whichever side that is, so every root's gap
 // closes.
 func TestRootGapAnyRegion(t *testing.T) {
-	b, err := engine.Analyze(level(t, "column.xsb"))
+	b, err := board.Analyze(level(t, "column.xsb"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +88,7 @@ func TestRootGapAnyRegion(t *testing.T) {
 // host's plain search from the opened position to the solved position,
 // before any gap to a spread one.
 func TestSolvedPositionFirst(t *testing.T) {
-	b, err := engine.Analyze(level(t, "stack.xsb"))
+	b, err := board.Analyze(level(t, "stack.xsb"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +144,7 @@ func TestPlanLog(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	b, err := engine.Analyze(c.Levels[n-1])
+	b, err := board.Analyze(c.Levels[n-1])
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/sokod/sokod/board"
 	"github.com/sokod/sokod/internal/engine"
 	"github.com/sokod/sokod/sdk"
 	"github.com/sokod/sokod/sokoban"
@@ -57,7 +58,7 @@ func Board(ctx context.Context, l *sdk.Level) (*engine.Board, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: level does not parse: %w", sdk.ErrBadRequest, err)
 	}
-	b, err := engine.AnalyzeContext(ctx, sl)
+	b, err := board.AnalyzeContext(ctx, sl)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, err

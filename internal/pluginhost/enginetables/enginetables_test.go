@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/sokod/sokod/board"
 	"github.com/sokod/sokod/internal/builtin"
 	"github.com/sokod/sokod/internal/engine"
 	"github.com/sokod/sokod/internal/pluginhost/enginetables"
@@ -27,7 +28,7 @@ func fixtureBoards(t *testing.T) []*engine.Board {
 			t.Fatal(err)
 		}
 		for _, l := range c.Levels {
-			b, err := engine.Analyze(l)
+			b, err := board.Analyze(l)
 			if err != nil {
 				t.Fatal(err)
 			}

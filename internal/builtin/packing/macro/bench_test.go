@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sokod/sokod/internal/engine"
+	"github.com/sokod/sokod/board"
 	"github.com/sokod/sokod/sokoban"
 )
 
@@ -32,7 +32,7 @@ func BenchmarkGenerate(b *testing.B) {
 	}
 	var all []setup
 	for _, l := range c.Levels[:30] {
-		bd, err := engine.Analyze(l)
+		bd, err := board.Analyze(l)
 		if err != nil {
 			b.Fatal(err)
 		}

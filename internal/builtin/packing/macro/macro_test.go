@@ -5,6 +5,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/sokod/sokod/board"
 	"github.com/sokod/sokod/internal/engine"
 	"github.com/sokod/sokod/sokoban"
 )
@@ -26,7 +27,7 @@ func boardOf(t testing.TB, text string) *engine.Board {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := engine.Analyze(l)
+	b, err := board.Analyze(l)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package macro
 
 import (
+	"github.com/sokod/sokod/board"
 	"github.com/sokod/sokod/internal/engine"
 	"github.com/sokod/sokod/sokoban"
 )
@@ -20,7 +21,7 @@ import (
 // The test builds the level with the frozen boxes as walls, analyses it
 // (lone-box push distances by player side), and matches the other boxes to
 // the goals left there. Boards are cached by the set of frozen boxes; a
-// miss costs one engine.Analyze, about a millisecond on an XSokoban level,
+// miss costs one board.Analyze, about a millisecond on an XSokoban level,
 // and the set changes only when a box freezes on a goal.
 
 // walledCacheBytes bounds the memory of the boards kept (engine.Board's
@@ -122,7 +123,7 @@ func (w *walled) board(g *Gen, pos *Pos, key uint64) *walledBoard {
 	if l == nil {
 		return nil
 	}
-	rb, err := engine.Analyze(l)
+	rb, err := board.Analyze(l)
 	if err != nil || rb.SquareOf[pc] < 0 {
 		return nil
 	}

@@ -1,6 +1,6 @@
-package engine
+package board
 
-// AreaCheck tells whether the goal areas of a position (see goalmacro.go)
+// AreaCheck tells whether the goal areas of a position (see GoalArea)
 // can still be completed: whether the goals still empty in an area can be
 // filled, one at a time, by boxes pushed in from its entrances while the
 // boxes already on its goals stand still. It answers as the packing order
@@ -32,14 +32,14 @@ type AreaCheck struct {
 // position once, to find the areas it must leave alone.
 func NewAreaCheck(b *Board) *AreaCheck {
 	c := &AreaCheck{b: b, o: newOrderSearch(b), slot: make([]int8, b.Squares+1),
-		off: make([]bool, len(b.areas)), memo: make([]verdicts, len(b.areas)), masks: make([]uint64, len(b.areas))}
-	for _, a := range b.areas {
-		for i, sq := range a.squares {
+		off: make([]bool, len(b.Areas)), memo: make([]verdicts, len(b.Areas)), masks: make([]uint64, len(b.Areas))}
+	for _, a := range b.Areas {
+		for i, sq := range a.Squares {
 			c.slot[sq] = int8(i) // an area has at most maxAreaGoals = 64 squares
 		}
 	}
 	c.fill(b.StartBoxes)
-	for ai := range b.areas {
+	for ai := range b.Areas {
 		c.off[ai] = c.areaDead(ai)
 	}
 	return c
@@ -49,7 +49,7 @@ func NewAreaCheck(b *Board) *AreaCheck {
 // squares boxes cannot be completed.
 func (c *AreaCheck) Dead(boxes []uint16) bool {
 	c.fill(boxes)
-	for ai := range c.b.areas {
+	for ai := range c.b.Areas {
 		if !c.off[ai] && c.areaDead(ai) {
 			return true
 		}
@@ -61,7 +61,7 @@ func (c *AreaCheck) Dead(boxes []uint16) bool {
 func (c *AreaCheck) fill(boxes []uint16) {
 	clear(c.masks)
 	for _, sq := range boxes {
-		if a := c.b.inArea[sq]; a >= 0 {
+		if a := c.b.InArea[sq]; a >= 0 {
 			c.masks[a] |= 1 << c.slot[sq]
 		}
 	}
@@ -71,7 +71,7 @@ func (c *AreaCheck) fill(boxes []uint16) {
 func (c *AreaCheck) areaDead(ai int) bool {
 	mask := c.masks[ai]
 	// For 64 squares the shift gives 0, and 0 - 1 is all ones.
-	all := uint64(1)<<len(c.b.areas[ai].squares) - 1
+	all := uint64(1)<<len(c.b.Areas[ai].Squares) - 1
 	if mask == all {
 		return false
 	}
@@ -89,12 +89,12 @@ func (c *AreaCheck) areaDead(ai int) bool {
 // filled by boxes that stay.
 func (c *AreaCheck) search(ai int, mask uint64) bool {
 	b, o := c.b, c.o
-	a := &b.areas[ai]
-	for _, sq := range a.squares {
+	a := &b.Areas[ai]
+	for _, sq := range a.Squares {
 		o.filled[sq], o.inComp[sq] = true, true
 	}
 	defer func() {
-		for _, sq := range a.squares {
+		for _, sq := range a.Squares {
 			o.filled[sq], o.inComp[sq] = false, false
 		}
 	}()
@@ -109,7 +109,7 @@ func (c *AreaCheck) search(ai int, mask uint64) bool {
 		copy(o.start, o.reach)
 		o.startGen = o.rgen
 		left, out := false, false
-		for i, g := range a.squares {
+		for i, g := range a.Squares {
 			if mask&(1<<i) != 0 || !o.filled[g] {
 				continue
 			}

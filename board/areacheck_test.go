@@ -1,4 +1,4 @@
-package engine
+package board
 
 import (
 	"testing"
@@ -115,4 +115,15 @@ func TestVerdicts(t *testing.T) {
 	if _, ok := v.find(12345); ok {
 		t.Error("found a key never added")
 	}
+}
+
+type xy struct{ X, Y int }
+
+func squareAt(t *testing.T, b *Board, x, y int) uint16 {
+	t.Helper()
+	sq := b.SquareOf[y*b.Width+x]
+	if sq < 0 {
+		t.Fatalf("no square at %d,%d", x, y)
+	}
+	return uint16(sq)
 }

@@ -17,6 +17,8 @@
 //	listen.tcp            ""      loopback host:port for gRPC over TCP; "" means off
 //	listen.http           ""      loopback host:port for HTTP: Connect, gRPC-Web, gRPC and the web app; "" means off
 //	listen.socket_group   ""      group that may use the socket (mode 0660); "" means mode 0600
+//	listen.token_file     ""      the token TCP and HTTP clients present, written by the daemon; "" means sokod.token beside the socket
+//	listen.metrics        ""      loopback host:port serving Prometheus metrics at /metrics; "" means off
 //	plugins.dirs          []      directories searched for plugin binaries
 //	plugins.start_timeout 10s     time a plugin has to start and complete its handshake
 //	plugins.sha256        []      pins: NAME=HEX, the sha256 a plugin's binary must have to be started
@@ -31,6 +33,7 @@
 //	server.queue          16      solves waiting for a slot before new ones are refused
 //	server.memory_cap     0       total memory of running solves; 0 means no cap beyond limits.memory per job
 //	server.shutdown_timeout 10s   time the daemon gives its calls to end on SIGINT/SIGTERM before it cuts them
+//	server.max_request_bytes 4MiB largest request the daemon reads, gRPC and HTTP alike
 //	log.level             info    trace, debug, info, warn, error or off
 //	log.format            text    text or json
 //	store.path            ""      solution store (SQLite file) used by solve, serve and worker; "" means none
@@ -94,6 +97,15 @@ type Listen struct {
 	// the socket mode 0600 (owner only); otherwise the daemon gives the
 	// socket this group and mode 0660. The daemon checks that it exists.
 	SocketGroup string `mapstructure:"socket_group"`
+	// TokenFile is where the daemon writes, readable by its user only, the
+	// token a client on TCP (gRPC) must present and one on HTTP may; ""
+	// means sokod.token in the socket's directory. The daemon writes a new
+	// token when it starts with TCP or HTTP on; sokod's own clients read
+	// it from here.
+	TokenFile string `mapstructure:"token_file"`
+	// Metrics is a loopback host:port on which the daemon serves its
+	// Prometheus metrics at /metrics; "" means none.
+	Metrics string `mapstructure:"metrics"`
 }
 
 // Plugins configures discovery and launch of external plugin processes.
@@ -174,6 +186,10 @@ type Server struct {
 	// results and finishes the calls in flight, and after this long closes
 	// whatever connections remain.
 	ShutdownTimeout time.Duration `mapstructure:"shutdown_timeout"`
+	// MaxRequestBytes bounds one request's encoded size, over gRPC and
+	// HTTP alike; a larger one is refused (RESOURCE_EXHAUSTED) before it
+	// is read whole. A level text is at most a few hundred kilobytes.
+	MaxRequestBytes ByteSize `mapstructure:"max_request_bytes"`
 }
 
 // Log configures the daemon's logger (see internal/logging).
@@ -217,7 +233,7 @@ func Default() *Config {
 		Plugins:  Plugins{StartTimeout: 10 * time.Second},
 		Limits:   Limits{Time: 60 * time.Second, Memory: GiB},
 		Fallback: Fallback{Planners: []string{"relocation", "fess"}, PlannerShare: 20},
-		Server:   Server{Queue: 16, ShutdownTimeout: 10 * time.Second},
+		Server:   Server{Queue: 16, ShutdownTimeout: 10 * time.Second, MaxRequestBytes: 4 * MiB},
 		Log:      Log{Level: "info", Format: "text"},
 		Batch:    Batch{NATS: "nats://127.0.0.1:4222", AckWait: 30 * time.Second, MaxDeliveries: 5, Replicas: 1},
 	}

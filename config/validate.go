@@ -80,6 +80,11 @@ func (c *Config) check(src map[string]string) []error {
 			bad("listen.http", c.Listen.HTTP, reason)
 		}
 	}
+	if c.Listen.Metrics != "" {
+		if reason := checkLoopback(c.Listen.Metrics); reason != "" {
+			bad("listen.metrics", c.Listen.Metrics, reason)
+		}
+	}
 	for _, d := range c.Plugins.Dirs {
 		if strings.TrimSpace(d) == "" {
 			bad("plugins.dirs", c.Plugins.Dirs, "must not contain an empty directory name")
@@ -126,6 +131,9 @@ func (c *Config) check(src map[string]string) []error {
 	}
 	if c.Server.ShutdownTimeout <= 0 {
 		bad("server.shutdown_timeout", c.Server.ShutdownTimeout, "must be greater than 0")
+	}
+	if c.Server.MaxRequestBytes < 64*KiB || c.Server.MaxRequestBytes > 1*GiB {
+		bad("server.max_request_bytes", c.Server.MaxRequestBytes, "must be from 64KiB to 1GiB")
 	}
 	switch c.Log.Level {
 	case "trace", "debug", "info", "warn", "error", "off":

@@ -105,6 +105,7 @@ func TestValidate(t *testing.T) {
 			`server.queue: must not be negative (got -1)`,
 			`server.memory_cap: must be 0 or at least limits.memory (8MiB), or no solve could start (got 4MiB)`,
 			`server.shutdown_timeout: must be greater than 0 (got 0s)`,
+			`server.max_request_bytes: must be from 64KiB to 1GiB (got 0)`,
 			`log.level: must be one of trace, debug, info, warn, error, off (got "x")`,
 			`log.format: must be text or json (got "y")`,
 		}},

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials/insecure"
@@ -60,14 +61,18 @@ func socketOf(addr string) (string, bool) {
 // until the first call. A Unix socket is checked first
 // (server.CheckSocket): one whose directory another user could write to
 // is refused, and so, at the default path (ownDefault), is one another
-// user owns.
-func dialDaemon(addr string, ownDefault bool) (sokodv1.SolverServiceClient, func(), error) {
+// user owns. Over TCP the calls carry the daemon's token, read from
+// tokenFile when it can be (the daemon refuses TCP calls without it).
+func dialDaemon(addr string, ownDefault bool, tokenFile string) (sokodv1.SolverServiceClient, func(), error) {
+	opts := []grpc.DialOption{grpc.WithTransportCredentials(insecure.NewCredentials())}
 	if path, ok := socketOf(addr); ok {
 		if err := server.CheckSocket(path, ownDefault); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return nil, nil, fmt.Errorf("not connecting to %s: %w", addr, err)
 		}
+	} else if token, err := server.ReadTokenFile(tokenFile); err == nil {
+		opts = append(opts, grpc.WithPerRPCCredentials(server.TokenCredentials(token)))
 	}
-	conn, err := grpc.NewClient(grpcTarget(addr), grpc.WithTransportCredentials(insecure.NewCredentials()))
+	conn, err := grpc.NewClient(grpcTarget(addr), opts...)
 	if err != nil {
 		return nil, nil, usagef("--remote %s: %v", addr, err)
 	}
@@ -87,13 +92,29 @@ func remoteError(addr string, err error) error {
 		// local solve names its flag.
 		return usagef("--%s", st.Message())
 	case codes.Unavailable:
+		if errorInfoReason(st) == "PLUGIN_UNAVAILABLE" {
+			return fmt.Errorf("the daemon at %s: %s; it is restarting, try again", addr, st.Message())
+		}
 		return fmt.Errorf("no daemon answers at %s: %s", addr, st.Message())
+	case codes.Unauthenticated:
+		return fmt.Errorf("the daemon at %s wants its token: %s", addr, st.Message())
 	case codes.ResourceExhausted:
 		return fmt.Errorf("the daemon at %s is busy: %s", addr, st.Message())
 	case codes.Canceled:
 		return withCode(exitInterrupted, errors.New("interrupted"))
 	}
 	return fmt.Errorf("daemon at %s: %s: %s", addr, st.Code(), st.Message())
+}
+
+// errorInfoReason returns the reason of st's google.rpc.ErrorInfo detail,
+// the stable token the daemon's errors carry.
+func errorInfoReason(st *status.Status) string {
+	for _, d := range st.Details() {
+		if ei, ok := d.(*errdetails.ErrorInfo); ok {
+			return ei.GetReason()
+		}
+	}
+	return ""
 }
 
 // remoteSolveFlags are the solve flags a remote solve sends.
@@ -143,7 +164,7 @@ func solveRemote(ctx context.Context, env *Env, addr, path string, f remoteSolve
 		opts.UsePlanners = new(true)
 	}
 
-	client, closeConn, err := dialDaemon(addr, false)
+	client, closeConn, err := dialDaemon(addr, false, tokenPath(env))
 	if err != nil {
 		return err
 	}
@@ -362,7 +383,7 @@ func statusCommand(env *Env) *cobra.Command {
 					}
 				}()
 			}
-			client, closeConn, err := dialDaemon(addr, ownDefault)
+			client, closeConn, err := dialDaemon(addr, ownDefault, tokenPath(env))
 			if err != nil {
 				return err
 			}

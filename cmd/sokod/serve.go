@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"path/filepath"
 	"runtime"
 
 	"github.com/spf13/cobra"
@@ -13,6 +14,15 @@ import (
 	"github.com/sokod/sokod/internal/server"
 	"github.com/sokod/sokod/web"
 )
+
+// tokenPath is where the daemon writes its token and clients read it:
+// listen.token_file, else sokod.token beside the socket.
+func tokenPath(env *Env) string {
+	if env.Config.Listen.TokenFile != "" {
+		return env.Config.Listen.TokenFile
+	}
+	return filepath.Join(filepath.Dir(socketPath(env)), server.TokenFileName)
+}
 
 // socketPath is the daemon's Unix socket: listen.unix, else the default
 // (server.DefaultSocketPath). The daemon and its clients resolve it alike.
@@ -90,6 +100,12 @@ func serve(ctx context.Context, env *Env) error {
 		opts.Store = st
 		env.Log.Info("solution store", "path", st.Path())
 	}
+	opts.MaxRequestBytes = int(cfg.Server.MaxRequestBytes)
+	if cfg.Listen.TCP != "" || cfg.Listen.HTTP != "" {
+		// Loopback TCP is open to every local user: calls there carry the
+		// token, which only the daemon's user can read.
+		opts.Token = server.NewToken()
+	}
 	srv, err := server.New(opts)
 	if err != nil {
 		return err
@@ -107,6 +123,15 @@ func serve(ctx context.Context, env *Env) error {
 	ul, err := server.ListenUnix(path, cfg.Listen.SocketGroup)
 	if err != nil {
 		return err
+	}
+	if opts.Token != "" {
+		tp := tokenPath(env)
+		if err := server.WriteTokenFile(tp, opts.Token); err != nil {
+			_ = ul.Close()
+			return err
+		}
+		defer os.Remove(tp)
+		env.Log.Info("token for TCP and HTTP clients", "file", tp)
 	}
 	listeners := []net.Listener{ul}
 	if cfg.Listen.TCP != "" {

@@ -21,6 +21,11 @@ const (
 	// out of use (FAILED_PRECONDITION). Metadata "option" and "plugin".
 	reasonPluginUnavailable = "PLUGIN_UNAVAILABLE"
 	reasonPluginDisabled    = "PLUGIN_DISABLED"
+	// reasonNeedToken: a call on TCP without the daemon's token
+	// (UNAUTHENTICATED); reasonNotYourJob: Cancel or Watch of a job
+	// another client started (PERMISSION_DENIED).
+	reasonNeedToken  = "TOKEN_REQUIRED"
+	reasonNotYourJob = "NOT_YOUR_JOB"
 )
 
 // rpcError is a status error with code c and message msg, carrying a

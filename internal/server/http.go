@@ -48,7 +48,7 @@ func (s *Server) HTTPHandler() http.Handler {
 	if s.opts.Web != nil {
 		mux.Handle("/", s.opts.Web)
 	}
-	return loopbackOnly(mux)
+	return loopbackOnly(s.withHTTPPrincipal(mux))
 }
 
 // loopbackOnly refuses requests whose Host, or Origin when a browser sends

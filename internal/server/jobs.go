@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"slices"
-	"strconv"
 	"sync"
 	"time"
 
@@ -39,8 +38,10 @@ var (
 
 // job is one admitted solve.
 type job struct {
-	id        string
-	seq       uint64 // admission order
+	id  string
+	seq uint64 // admission order
+	// owner started the job; Cancel and Watch are for it (and operators).
+	owner     principal
 	title     string
 	objective engine.Objective
 	heuristic string
@@ -114,7 +115,9 @@ func (m *jobs) admit(j *job) (int, error) {
 	}
 	m.nextID++
 	j.seq = m.nextID
-	j.id = strconv.FormatUint(m.nextID, 10)
+	// Not the admission number: a job id is the one thing that names a
+	// job to Cancel and Watch, so no client may guess another's.
+	j.id = newJobID()
 	j.submitted = m.clock()
 	j.started = make(chan struct{})
 	j.ended = make(chan struct{})
@@ -265,8 +268,9 @@ func (m *jobs) setProgress(j *job, e solver.Event) {
 	j.changedLocked()
 }
 
-// cancel cancels the job with id, queued or running.
-func (m *jobs) cancel(id string) bool {
+// cancel cancels the job with id, queued or running, for p: found is
+// false when there is no such job, allowed when p may not control it.
+func (m *jobs) cancel(id string, p principal) (found, allowed bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	j := m.running[id]
@@ -276,10 +280,13 @@ func (m *jobs) cancel(id string) bool {
 		}
 	}
 	if j == nil {
-		return false
+		return false, false
+	}
+	if !p.mayControl(j.owner) {
+		return true, false
 	}
 	j.cancel(errCancelled)
-	return true
+	return true, true
 }
 
 // close refuses new jobs and cancels every queued and running one.

@@ -90,6 +90,10 @@ type Options struct {
 	// MaxRequestBytes bounds one request's encoded size, over gRPC and
 	// HTTP; 0 means DefaultMaxRequestBytes.
 	MaxRequestBytes int
+	// Token, when set, is the secret a call on TCP must carry (see
+	// identity.go); the daemon writes it to a file only its user can read.
+	// gRPC over TCP is refused without it.
+	Token string
 	// Version is the daemon's version, as GetServerInfo reports it.
 	Version string
 	// Web, when set, is served at / on the HTTP listeners (the embedded
@@ -158,7 +162,8 @@ func New(opts Options) (*Server, error) {
 	// A connection that has not completed its HTTP/2 handshake within
 	// handshakeTimeout is dropped: garbage written to the socket costs the
 	// daemon a goroutine for that long at most (grpc's default is 120s).
-	s.grpc = grpc.NewServer(grpc.ConnectionTimeout(handshakeTimeout), grpc.MaxRecvMsgSize(opts.MaxRequestBytes))
+	s.grpc = grpc.NewServer(grpc.ConnectionTimeout(handshakeTimeout), grpc.MaxRecvMsgSize(opts.MaxRequestBytes),
+		grpc.Creds(peerCreds{}), grpc.ChainUnaryInterceptor(s.unaryIdentity), grpc.ChainStreamInterceptor(s.streamIdentity))
 	sokodv1.RegisterSolverServiceServer(s.grpc, &service{s: s})
 	s.health = health.NewServer()
 	s.health.SetServingStatus("", healthpb.HealthCheckResponse_SERVING)

@@ -871,7 +871,7 @@ func TestShutdownCancelsJobs(t *testing.T) {
 
 // TestServesUnixAndTCP: one server answers on both listeners.
 func TestServesUnixAndTCP(t *testing.T) {
-	srv, err := New(Options{Components: pluginhost.NewRegistry(nil, nil), Limits: Limits{Time: time.Minute, Memory: 64 << 20}})
+	srv, err := New(Options{Components: pluginhost.NewRegistry(nil, nil), Limits: Limits{Time: time.Minute, Memory: 64 << 20}, Token: "secret"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -887,7 +887,8 @@ func TestServesUnixAndTCP(t *testing.T) {
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ctx, ul, tl) }()
 	for _, target := range []string{"unix://" + ul.Addr().String(), tl.Addr().String()} {
-		conn, err := grpc.NewClient(target, grpc.WithTransportCredentials(insecure.NewCredentials()))
+		// TCP needs the daemon's token; the socket does not.
+		conn, err := grpc.NewClient(target, grpc.WithTransportCredentials(insecure.NewCredentials()), grpc.WithPerRPCCredentials(TokenCredentials("secret")))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -194,7 +194,7 @@ func (s *Server) solve(ctx context.Context, req *sokodv1.SolveRequest, send func
 
 	// The job's context is not the call's: a detached job outlives it.
 	jctx, cancel := context.WithCancelCause(context.Background())
-	j := &job{title: level.Title, objective: st.objective, heuristic: st.heuristic.Name, memory: st.budget.Memory, cancel: cancel,
+	j := &job{owner: principalOf(ctx), title: level.Title, objective: st.objective, heuristic: st.heuristic.Name, memory: st.budget.Memory, cancel: cancel,
 		detach: req.GetOptions().GetDetach()}
 	pos, err := s.jobs.admit(j)
 	if err != nil {
@@ -234,6 +234,9 @@ func (s *Server) watchJob(ctx context.Context, id string, send func(*sokodv1.Sol
 	j := s.jobs.lookup(id)
 	if j == nil {
 		return rpcError(codes.NotFound, reasonNoSuchJob, nil, fmt.Sprintf("no job %q is queued, running or ended in the last %v", id, keepFor))
+	}
+	if !principalOf(ctx).mayControl(j.owner) {
+		return notYours(id)
 	}
 	return s.watch(ctx, j, send)
 }
@@ -502,11 +505,20 @@ func giveUpReason(reason string) sokodv1.GiveUpReason {
 	return sokodv1.GiveUpReason_GIVE_UP_REASON_OTHER
 }
 
+// notYours refuses a client control of another's job.
+func notYours(id string) error {
+	return rpcError(codes.PermissionDenied, reasonNotYourJob, nil,
+		fmt.Sprintf("job %q was started by another client; only it and the daemon's user may cancel or watch it", id))
+}
+
 // Cancel cancels a queued or running job.
-func (v *service) Cancel(_ context.Context, req *sokodv1.CancelRequest) (*sokodv1.CancelResponse, error) {
+func (v *service) Cancel(ctx context.Context, req *sokodv1.CancelRequest) (*sokodv1.CancelResponse, error) {
 	id := strings.TrimSpace(req.GetJobId())
-	if !v.s.jobs.cancel(id) {
+	switch found, allowed := v.s.jobs.cancel(id, principalOf(ctx)); {
+	case !found:
 		return nil, rpcError(codes.NotFound, reasonNoSuchJob, nil, fmt.Sprintf("no job %q is queued or running", id))
+	case !allowed:
+		return nil, notYours(id)
 	}
 	v.s.log.Info("job cancel requested", "job", id)
 	return &sokodv1.CancelResponse{}, nil

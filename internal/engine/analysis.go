@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"fmt"
 	"slices"
 )
@@ -41,6 +42,12 @@ func checkPosition(b *Board, boxes []uint16, player uint16) error {
 // infinite (h finds the position deadlocked: for the matching rule, the
 // boxes cannot all reach distinct goals).
 func LowerBound(b *Board, h *Heuristic, boxes []uint16, player uint16) (bound int, ok bool, err error) {
+	return LowerBoundContext(context.Background(), b, h, boxes, player)
+}
+
+// LowerBoundContext is LowerBound that stops when ctx ends, with ctx's
+// error: the matching of thousands of boxes takes seconds.
+func LowerBoundContext(ctx context.Context, b *Board, h *Heuristic, boxes []uint16, player uint16) (bound int, ok bool, err error) {
 	if err := h.check(b); err != nil {
 		return 0, false, err
 	}
@@ -48,7 +55,13 @@ func LowerBound(b *Board, h *Heuristic, boxes []uint16, player uint16) (bound in
 		return 0, false, err
 	}
 	e := newEvaluator(b, h, len(boxes))
+	if e.m != nil {
+		e.m.done = ctx.Done()
+	}
 	v := e.sync(boxes, player)
+	if err := ctx.Err(); err != nil {
+		return 0, false, err
+	}
 	if v >= infCost {
 		return 0, false, nil
 	}
@@ -99,6 +112,12 @@ type Deadlock struct {
 // (pass the matching heuristic for the bipartite test). It reports the
 // first it finds, in that order.
 func FindDeadlock(b *Board, h *Heuristic, boxes []uint16, player uint16) (Deadlock, error) {
+	return FindDeadlockContext(context.Background(), b, h, boxes, player)
+}
+
+// FindDeadlockContext is FindDeadlock that stops when ctx ends, with ctx's
+// error.
+func FindDeadlockContext(ctx context.Context, b *Board, h *Heuristic, boxes []uint16, player uint16) (Deadlock, error) {
 	if err := checkPosition(b, boxes, player); err != nil {
 		return Deadlock{}, err
 	}
@@ -128,7 +147,7 @@ func FindDeadlock(b *Board, h *Heuristic, boxes []uint16, player uint16) (Deadlo
 			return Deadlock{Kind: Freeze, Boxes: group}, nil
 		}
 	}
-	_, ok, err := LowerBound(b, h, boxes, player)
+	_, ok, err := LowerBoundContext(ctx, b, h, boxes, player)
 	if err != nil {
 		return Deadlock{}, err
 	}

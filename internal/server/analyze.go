@@ -4,7 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/types/known/timestamppb"
 
 	"github.com/sokod/sokod/board"
@@ -53,16 +56,68 @@ func (v *service) Verify(_ context.Context, req *sokodv1.VerifyRequest) (*sokodv
 	return resp, nil
 }
 
-// Analyze analyses a level for drawing. It is answered at once, outside
-// the job queue: the analysis is the per-level precomputation of a solve,
-// polynomial in the board's size.
-func (v *service) Analyze(_ context.Context, req *sokodv1.AnalyzeRequest) (*sokodv1.AnalyzeResponse, error) {
+// Analyze analyses a level for drawing. The analysis is a solve's
+// preparation, seconds and hundreds of megabytes on the largest boards, so
+// it is admitted as a solve is (a slot, its tables' memory against the
+// cap, the queue), bounded by limits.time, and stops when its client goes.
+func (v *service) Analyze(ctx context.Context, req *sokodv1.AnalyzeRequest) (*sokodv1.AnalyzeResponse, error) {
 	level, lerr := parseLevel(req.GetLevel(), req.GetLevelNumber())
 	if lerr != nil {
 		return &sokodv1.AnalyzeResponse{LevelError: lerr}, nil
 	}
-	b, err := board.Analyze(level)
+	ctx, release, err := v.s.admitAnalysis(ctx, level)
 	if err != nil {
+		return nil, err
+	}
+	defer release()
+	resp, err := v.analyze(ctx, req, level)
+	if err != nil && ctx.Err() != nil {
+		if errors.Is(context.Cause(ctx), errAnalysisTime) {
+			return nil, status.Errorf(codes.DeadlineExceeded, "the analysis took longer than limits.time (%v)", v.s.opts.Limits.Time)
+		}
+		return nil, status.FromContextError(ctx.Err()).Err()
+	}
+	return resp, err
+}
+
+// errAnalysisTime ends an analysis that outlives limits.time.
+var errAnalysisTime = errors.New("the analysis ran out of time")
+
+// admitAnalysis admits an analysis of level as a job that no listing shows:
+// it waits for a slot and its memory, or is refused as a solve is. The
+// context returned ends with ctx, at limits.time, or at shutdown; release
+// frees the slot.
+func (s *Server) admitAnalysis(ctx context.Context, level *sokoban.Level) (context.Context, func(), error) {
+	need := engine.SolveBytes(level)
+	if need > s.opts.Limits.Memory {
+		return nil, nil, rpcError(codes.ResourceExhausted, reasonMemoryBudget, nil,
+			fmt.Sprintf("the level's tables need about %d MiB, more than the %d MiB of limits.memory", need>>20, s.opts.Limits.Memory>>20))
+	}
+	actx, cancel := context.WithCancelCause(ctx)
+	j := &job{owner: principalOf(ctx), title: level.Title, memory: need, cancel: cancel, analysis: true}
+	if _, err := s.jobs.admit(j); err != nil {
+		cancel(nil)
+		return nil, nil, admissionError(err)
+	}
+	release := func() {
+		cancel(nil)
+		s.jobs.done(j, nil)
+	}
+	if err := s.jobs.wait(actx, j); err != nil {
+		release()
+		return nil, nil, status.FromContextError(actx.Err()).Err()
+	}
+	timer := time.AfterFunc(s.opts.Limits.Time, func() { cancel(errAnalysisTime) })
+	return actx, func() { timer.Stop(); release() }, nil
+}
+
+// analyze is Analyze once admitted.
+func (v *service) analyze(ctx context.Context, req *sokodv1.AnalyzeRequest, level *sokoban.Level) (*sokodv1.AnalyzeResponse, error) {
+	b, err := board.AnalyzeContext(ctx, level)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, err
+		}
 		return &sokodv1.AnalyzeResponse{LevelError: levelError(err)}, nil
 	}
 	resp := &sokodv1.AnalyzeResponse{Width: int32(b.Width), Height: int32(b.Height), Title: level.Title, Impossible: b.Impossible}
@@ -105,7 +160,7 @@ func (v *service) Analyze(_ context.Context, req *sokodv1.AnalyzeRequest) (*soko
 		return resp, nil
 	}
 	h := builtin.Matching(b)
-	bound, ok, err := engine.LowerBound(b, h, boxes, player)
+	bound, ok, err := engine.LowerBoundContext(ctx, b, h, boxes, player)
 	if err != nil {
 		return nil, fmt.Errorf("lower bound: %w", err)
 	}
@@ -113,7 +168,7 @@ func (v *service) Analyze(_ context.Context, req *sokodv1.AnalyzeRequest) (*soko
 	if !ok {
 		resp.LowerBound = -1
 	}
-	d, err := engine.FindDeadlock(b, h, boxes, player)
+	d, err := engine.FindDeadlockContext(ctx, b, h, boxes, player)
 	if err != nil {
 		return nil, fmt.Errorf("deadlock: %w", err)
 	}

@@ -26,6 +26,9 @@ const (
 	// another client started (PERMISSION_DENIED).
 	reasonNeedToken  = "TOKEN_REQUIRED"
 	reasonNotYourJob = "NOT_YOUR_JOB"
+	// reasonMemoryBudget: an analysis whose tables exceed limits.memory
+	// (RESOURCE_EXHAUSTED).
+	reasonMemoryBudget = "MEMORY_BUDGET"
 )
 
 // rpcError is a status error with code c and message msg, carrying a

@@ -49,7 +49,10 @@ type job struct {
 	// while it runs.
 	memory int64
 	// detach keeps the job running when its Solve call ends.
-	detach    bool
+	detach bool
+	// analysis is an Analyze call, admitted as a job but neither listed
+	// nor kept once it ends.
+	analysis  bool
 	submitted time.Time
 	// cancel ends the job's context with a cause (errCancelled,
 	// errShutdown).
@@ -191,7 +194,9 @@ func (m *jobs) done(j *job, res *sokodv1.Result) {
 	}
 	j.result, j.endedAt = res, m.clock()
 	m.pruneLocked()
-	m.finished = append(m.finished, j)
+	if !j.analysis {
+		m.finished = append(m.finished, j)
+	}
 	j.changedLocked()
 	close(j.ended)
 	m.dispatchLocked()
@@ -331,12 +336,16 @@ func (m *jobs) snapshot() snapshot {
 	}
 	var running []jobView
 	for _, j := range m.running {
-		running = append(running, view(j))
+		if !j.analysis {
+			running = append(running, view(j))
+		}
 	}
 	slices.SortFunc(running, func(a, b jobView) int { return cmp.Compare(a.seq, b.seq) })
 	s.jobs = running
 	for _, j := range m.queue {
-		s.jobs = append(s.jobs, view(j))
+		if !j.analysis {
+			s.jobs = append(s.jobs, view(j))
+		}
 	}
 	return s
 }

@@ -199,14 +199,8 @@ func (s *Server) solve(ctx context.Context, req *sokodv1.SolveRequest, send func
 	pos, err := s.jobs.admit(j)
 	if err != nil {
 		cancel(nil)
-		switch {
-		case errors.Is(err, errExhausted):
-			s.log.Debug("solve refused", "reason", err)
-			return rpcError(codes.ResourceExhausted, reasonQueueFull, nil, err.Error())
-		case errors.Is(err, errClosed):
-			return rpcError(codes.Unavailable, reasonShuttingDown, nil, err.Error())
-		}
-		return status.Error(codes.Internal, err.Error())
+		s.log.Debug("solve refused", "reason", err)
+		return admissionError(err)
 	}
 	s.log.With("job", j.id).Info("job admitted", "title", level.Title, "queue_position", pos, "objective", st.objective,
 		"heuristic", st.heuristic.Name, "time", st.budget.Time, "memory", st.budget.Memory, "nodes", st.budget.Nodes, "detach", j.detach)
@@ -503,6 +497,17 @@ func giveUpReason(reason string) sokodv1.GiveUpReason {
 		}
 	}
 	return sokodv1.GiveUpReason_GIVE_UP_REASON_OTHER
+}
+
+// admissionError is the status of a job admit refused.
+func admissionError(err error) error {
+	switch {
+	case errors.Is(err, errExhausted):
+		return rpcError(codes.ResourceExhausted, reasonQueueFull, nil, err.Error())
+	case errors.Is(err, errClosed):
+		return rpcError(codes.Unavailable, reasonShuttingDown, nil, err.Error())
+	}
+	return status.Error(codes.Internal, err.Error())
 }
 
 // notYours refuses a client control of another's job.

@@ -34,15 +34,17 @@ func socketPath(env *Env) string {
 }
 
 func serveCommand(env *Env) *cobra.Command {
-	var socket, tcp, httpAddr string
+	var socket, tcp, httpAddr, metricsAddr string
 	cmd := &cobra.Command{
-		Use:   "serve [--socket PATH] [--tcp HOST:PORT] [--http HOST:PORT]",
+		Use:   "serve [--socket PATH] [--tcp HOST:PORT] [--http HOST:PORT] [--metrics HOST:PORT]",
 		Short: "Run the daemon: the gRPC API on a Unix socket and, if configured, loopback TCP and HTTP.",
 		Long: "Run the daemon: the gRPC API (sokod.v1.SolverService, health, reflection) on the Unix\n" +
 			"socket listen.unix (default $XDG_RUNTIME_DIR/sokod.sock) and, when listen.tcp is set, on\n" +
 			"loopback TCP. When listen.http is set, the same service over HTTP with Connect (also\n" +
-			"gRPC-Web and gRPC) and the web app at http://HOST:PORT/. Solves run at most\n" +
-			"server.max_jobs at once within server.memory_cap, with server.queue more waiting.\n" +
+			"gRPC-Web and gRPC) and the web app at http://HOST:PORT/. With listen.metrics, Prometheus\n" +
+			"metrics at http://HOST:PORT/metrics. TCP and HTTP clients present the token the daemon\n" +
+			"writes to listen.token_file. Solves run at most server.max_jobs at once within\n" +
+			"server.memory_cap, with server.queue more waiting.\n" +
 			"SIGINT or SIGTERM cancel the jobs (their clients get CANCELLED), stop the server within\n" +
 			"server.shutdown_timeout and the plugins, and exit 0.",
 		Args: argsBetween(0, 0),
@@ -53,7 +55,7 @@ func serveCommand(env *Env) *cobra.Command {
 				name string
 				dst  *string
 				val  string
-			}{{"socket", &cfg.Listen.Unix, socket}, {"tcp", &cfg.Listen.TCP, tcp}, {"http", &cfg.Listen.HTTP, httpAddr}} {
+			}{{"socket", &cfg.Listen.Unix, socket}, {"tcp", &cfg.Listen.TCP, tcp}, {"http", &cfg.Listen.HTTP, httpAddr}, {"metrics", &cfg.Listen.Metrics, metricsAddr}} {
 				if cmd.Flags().Changed(f.name) {
 					*f.dst = f.val
 				}
@@ -68,6 +70,7 @@ func serveCommand(env *Env) *cobra.Command {
 	cmd.Flags().StringVar(&socket, "socket", "", "Unix socket path (listen.unix)")
 	cmd.Flags().StringVar(&tcp, "tcp", "", "also serve gRPC on this loopback host:port (listen.tcp); \"\" for none")
 	cmd.Flags().StringVar(&httpAddr, "http", "", "also serve HTTP (Connect, gRPC-Web, gRPC, the web app) on this loopback host:port (listen.http); \"\" for none")
+	cmd.Flags().StringVar(&metricsAddr, "metrics", "", "serve Prometheus metrics at /metrics on this loopback host:port (listen.metrics); \"\" for none")
 	return cmd
 }
 
@@ -155,6 +158,14 @@ func serve(ctx context.Context, env *Env) error {
 		env.Log.Info("listening", "http", hl.Addr().String(), "app", "http://"+hl.Addr().String()+"/")
 	}
 	env.Log.Info("listening", "unix", path)
+	if cfg.Listen.Metrics != "" {
+		if err := serveMetrics(ctx, env, cfg.Listen.Metrics, metricsRegistry(srv, host)); err != nil {
+			for _, l := range listeners {
+				_ = l.Close()
+			}
+			return err
+		}
+	}
 	// Plugins start now rather than at first use, so a broken one shows in
 	// the log at once; one that fails is retried in the background and
 	// never stops the daemon. They start beside serving: one that hangs at

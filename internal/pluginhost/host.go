@@ -234,6 +234,7 @@ type Plugin struct {
 	lastErr  error // the last failure, an *Error
 	timer    *time.Timer
 	starts   int // successful launches, for tests and listings
+	hangs    int // failures found hung (ErrHung), for metrics
 }
 
 // Name returns the plugin's name.
@@ -255,6 +256,8 @@ type Status struct {
 	Failures int
 	// Starts counts successful launches; more than one means restarts.
 	Starts int
+	// Hangs counts the failures that were hangs (ErrHung).
+	Hangs int
 	// PID is the process id while the process runs, else 0.
 	PID int
 	// LastError is the last failure, or nil.
@@ -265,7 +268,7 @@ type Status struct {
 func (p *Plugin) Status() Status {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	s := Status{State: p.state, Info: p.info, Failures: p.failures, Starts: p.starts, LastError: p.lastErr}
+	s := Status{State: p.state, Info: p.info, Failures: p.failures, Starts: p.starts, Hangs: p.hangs, LastError: p.lastErr}
 	if p.cmd != nil && p.cmd.Process != nil && p.state == StateReady {
 		s.PID = p.cmd.Process.Pid
 	}
@@ -497,6 +500,9 @@ func (p *Plugin) failLocked(err error, permanent bool) {
 	p.client, p.cmd, p.conn = nil, nil, nil
 	p.lastErr = err
 	p.failures++
+	if errors.Is(err, ErrHung) {
+		p.hangs++
+	}
 	if permanent || p.failures >= p.host.opts.MaxFailures {
 		p.state = StateDisabled
 		p.log.Error("plugin taken out of use", "failures", p.failures, "error", err)

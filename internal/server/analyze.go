@@ -90,6 +90,7 @@ var errAnalysisTime = errors.New("the analysis ran out of time")
 func (s *Server) admitAnalysis(ctx context.Context, level *sokoban.Level) (context.Context, func(), error) {
 	need := engine.SolveBytes(level)
 	if need > s.opts.Limits.Memory {
+		s.metrics.refused.WithLabelValues("memory_budget").Inc()
 		return nil, nil, rpcError(codes.ResourceExhausted, reasonMemoryBudget, nil,
 			fmt.Sprintf("the level's tables need about %d MiB, more than the %d MiB of limits.memory", need>>20, s.opts.Limits.Memory>>20))
 	}
@@ -97,11 +98,12 @@ func (s *Server) admitAnalysis(ctx context.Context, level *sokoban.Level) (conte
 	j := &job{owner: principalOf(ctx), title: level.Title, memory: need, cancel: cancel, analysis: true}
 	if _, err := s.jobs.admit(j); err != nil {
 		cancel(nil)
-		return nil, nil, admissionError(err)
+		return nil, nil, s.admissionError(err)
 	}
 	release := func() {
 		cancel(nil)
 		s.jobs.done(j, nil)
+		s.releaseMemory()
 	}
 	if err := s.jobs.wait(actx, j); err != nil {
 		release()

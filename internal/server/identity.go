@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
@@ -222,6 +223,7 @@ func newJobID() string {
 func (s *Server) unaryIdentity(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
 	p, err := s.grpcPrincipal(ctx)
 	if err != nil && !strings.HasPrefix(info.FullMethod, healthPrefix) {
+		s.logCall(ctx, info.FullMethod, time.Now(), err)
 		return nil, err
 	}
 	return handler(withPrincipal(ctx, p), req)
@@ -231,6 +233,7 @@ func (s *Server) unaryIdentity(ctx context.Context, req any, info *grpc.UnarySer
 func (s *Server) streamIdentity(srv any, ss grpc.ServerStream, info *grpc.StreamServerInfo, handler grpc.StreamHandler) error {
 	p, err := s.grpcPrincipal(ss.Context())
 	if err != nil && !strings.HasPrefix(info.FullMethod, healthPrefix) {
+		s.logCall(ss.Context(), info.FullMethod, time.Now(), err)
 		return err
 	}
 	return handler(srv, contextStream{ss, withPrincipal(ss.Context(), p)})

@@ -324,6 +324,16 @@ type snapshot struct {
 	jobs              []jobView // running in admission order, then queued in order
 	maxJobs, queueCap int
 	reserved, memCap  int64
+	// running and queued count every job, analyses included.
+	running, queued int
+}
+
+// counts returns the admission state without the jobs' views.
+func (m *jobs) counts() snapshot {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return snapshot{maxJobs: m.maxJobs, queueCap: m.queueCap, reserved: m.reserved, memCap: m.memCap,
+		running: len(m.running), queued: len(m.queue)}
 }
 
 func (m *jobs) snapshot() snapshot {

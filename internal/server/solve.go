@@ -200,7 +200,7 @@ func (s *Server) solve(ctx context.Context, req *sokodv1.SolveRequest, send func
 	if err != nil {
 		cancel(nil)
 		s.log.Debug("solve refused", "reason", err)
-		return admissionError(err)
+		return s.admissionError(err)
 	}
 	s.log.With("job", j.id).Info("job admitted", "title", level.Title, "queue_position", pos, "objective", st.objective,
 		"heuristic", st.heuristic.Name, "time", st.budget.Time, "memory", st.budget.Memory, "nodes", st.budget.Nodes, "detach", j.detach)
@@ -285,7 +285,9 @@ func (s *Server) runJob(ctx context.Context, j *job, level *sokoban.Level, st se
 	}
 	res.JobId, res.Title = j.id, level.Title
 	log.Info("job ended", "status", res.Status, "reason", res.Reason, "elapsed", res.GetElapsed().AsDuration())
+	s.metrics.solves.WithLabelValues(strings.ToLower(strings.TrimPrefix(res.Status.String(), "STATUS_"))).Inc()
 	s.jobs.done(j, res)
+	s.releaseMemory()
 }
 
 // progressEvery bounds how often a job records progress for its watchers;
@@ -499,12 +501,14 @@ func giveUpReason(reason string) sokodv1.GiveUpReason {
 	return sokodv1.GiveUpReason_GIVE_UP_REASON_OTHER
 }
 
-// admissionError is the status of a job admit refused.
-func admissionError(err error) error {
+// admissionError is the status of a job admit refused, counted.
+func (s *Server) admissionError(err error) error {
 	switch {
 	case errors.Is(err, errExhausted):
+		s.metrics.refused.WithLabelValues("queue_full").Inc()
 		return rpcError(codes.ResourceExhausted, reasonQueueFull, nil, err.Error())
 	case errors.Is(err, errClosed):
+		s.metrics.refused.WithLabelValues("shutting_down").Inc()
 		return rpcError(codes.Unavailable, reasonShuttingDown, nil, err.Error())
 	}
 	return status.Error(codes.Internal, err.Error())

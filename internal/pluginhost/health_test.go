@@ -59,8 +59,8 @@ func TestStoppedPlannerIsCaught(t *testing.T) {
 	p := h.Lookup("planner")
 	stop(t, p.Status().PID)
 	st := waitState(t, p, StateReady, 2)
-	if !errors.Is(st.LastError, ErrHung) {
-		t.Errorf("last error %v, want ErrHung", st.LastError)
+	if !errors.Is(st.LastError, ErrHung) || st.Hangs != 1 {
+		t.Errorf("last error %v after %d hangs, want ErrHung after 1", st.LastError, st.Hangs)
 	}
 	b := testBoard(t)
 	res, err := p.Planner().Plan(context.Background(), &sdk.PlanRequest{Level: enginetables.LevelOf(b), Budget: sdk.Budget{Time: time.Minute}},

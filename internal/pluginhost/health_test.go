@@ -1,8 +1,11 @@
 package pluginhost
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"fmt"
+	"os"
 	"syscall"
 	"testing"
 	"time"
@@ -11,14 +14,34 @@ import (
 	"github.com/sokod/sokod/sdk"
 )
 
-// stop sends SIGSTOP to pid, and SIGCONT when the test ends (a kill
-// then reaches it).
+// stop sends SIGSTOP to pid and returns once the process is stopped (the
+// signal is delivered asynchronously); SIGCONT follows when the test ends.
 func stop(t *testing.T, pid int) {
 	t.Helper()
 	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = syscall.Kill(pid, syscall.SIGCONT) })
+	deadline := time.Now().Add(10 * time.Second)
+	for procState(pid) != 'T' {
+		if time.Now().After(deadline) {
+			t.Fatalf("process %d did not stop", pid)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// procState is the state letter of /proc/PID/stat, 0 when unknown.
+func procState(pid int) byte {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 || i+2 >= len(b) {
+		return 0
+	}
+	return b[i+2]
 }
 
 // quickPings are health-check settings for tests: a stopped plugin is

@@ -285,3 +285,67 @@ type DeadlockDetector interface {
 	// Prepare analyses one level, once per solve.
 	Prepare(ctx context.Context, level *Level) (*PreparedDeadlocks, error)
 }
+
+// Validate checks the tables against a level with the given numbers of
+// squares and goals.
+func (t *HeuristicTables) Validate(squares, goals int) error {
+	if len(t.Costs) != squares*goals {
+		return fmt.Errorf("cost table has %d entries, want %d squares x %d goals", len(t.Costs), squares, goals)
+	}
+	if n := len(t.SideCosts); n != 0 && n != squares*Sides*goals {
+		return fmt.Errorf("side cost table has %d entries, want %d squares x %d sides x %d goals", n, squares, Sides, goals)
+	}
+	if t.Rule < RuleSumOfMinima || t.Rule > RuleMatching {
+		return fmt.Errorf("unknown combining rule %d", t.Rule)
+	}
+	for i, p := range t.Penalties {
+		if len(p.Squares) == 0 || p.Cost < 0 {
+			return fmt.Errorf("penalty %d: %d squares, cost %d", i, len(p.Squares), p.Cost)
+		}
+		if err := squaresIn(p.Squares, squares); err != nil {
+			return fmt.Errorf("penalty %d: %w", i, err)
+		}
+	}
+	return nil
+}
+
+func squaresIn(sq []int, squares int) error {
+	for _, s := range sq {
+		if s < 0 || s >= squares {
+			return fmt.Errorf("square %d is not one of the %d squares", s, squares)
+		}
+	}
+	return nil
+}
+
+// Validate checks the tables against a level with the given number of
+// squares.
+func (t *DeadlockTables) Validate(squares int) error {
+	if err := squaresIn(t.DeadSquares, squares); err != nil {
+		return fmt.Errorf("dead squares: %w", err)
+	}
+	for i, s := range t.Sets {
+		if len(s.Squares) == 0 || s.Capacity < 0 || s.Capacity >= len(s.Squares) || s.LastPush > Down {
+			return fmt.Errorf("deadlock set %d: %d squares, capacity %d, direction %d", i, len(s.Squares), s.Capacity, s.LastPush)
+		}
+		if err := squaresIn(s.Squares, squares); err != nil {
+			return fmt.Errorf("deadlock set %d: %w", i, err)
+		}
+	}
+	for i, r := range t.Limits {
+		if len(r.Squares) == 0 || (r.Bound != AtMost && r.Bound != AtLeast) || r.Boxes < 0 {
+			return fmt.Errorf("region limit %d: %d squares, bound %d, %d boxes", i, len(r.Squares), r.Bound, r.Boxes)
+		}
+		if err := squaresIn(r.Squares, squares); err != nil {
+			return fmt.Errorf("region limit %d: %w", i, err)
+		}
+	}
+	return nil
+}
+
+// sortedKinds returns the kinds in a fixed order, for Info.
+func sortedKinds(ks []Kind) []Kind {
+	out := slices.Clone(ks)
+	slices.Sort(out)
+	return slices.Compact(out)
+}

@@ -5,10 +5,10 @@
 // A plugin implements one or more of the component interfaces, Heuristic,
 // DeadlockDetector and Planner, with the plain request and response types of
 // this package (the generated protocol types never appear in the API), and
-// calls Serve from its main:
+// serves them with package pluginserver from its main:
 //
 //	func main() {
-//		sdk.Serve(&sdk.Plugin{
+//		pluginserver.Serve(&sdk.Plugin{
 //			Info:      sdk.Info{Name: "mine", Version: "1.0.0", Capabilities: []sdk.Capability{sdk.CapHeuristicTables, sdk.CapAdmissible}},
 //			Heuristic: myHeuristic{},
 //		})
@@ -16,18 +16,20 @@
 //
 // The binary must be named sokod-plugin-NAME and placed in a directory the
 // daemon searches (plugins.dirs). Package plugintest is a conformance suite
-// to run against the built binary.
+// to run against the built binary, and connects to a Plugin in-process for
+// unit tests.
 //
-// The rule that keeps plugins fast: one round trip costs about 300
-// microseconds while the search expands hundreds of thousands of positions
-// a second, so there is never one call per position. A heuristic should
-// compile, at Prepare, to HeuristicTables that the daemon evaluates
-// natively; only knowledge that cannot be compiled answers batches of
-// thousands of positions (States) through an Estimator. Deadlock detectors
-// likewise return DeadlockTables, a Checker, or both. Planners run their own
-// loop and call back into the daemon through Host, in batches too.
+// The rule that keeps plugins fast: a round trip to the daemon costs far
+// more than the search spends on one position, so there is never one call
+// per position. A heuristic should compile, at Prepare, to HeuristicTables
+// that the daemon evaluates natively; only knowledge that cannot be
+// compiled answers batches of thousands of positions (States) through an
+// Estimator. Deadlock detectors likewise return DeadlockTables, a Checker,
+// or both. Planners run their own loop and call back into the daemon
+// through Host, in batches too.
 //
-// The same package holds the host side, used by the daemon: Client
-// implements the component interfaces by calling a plugin, validating every
-// answer (ErrBadAnswer marks one that breaks the protocol).
+// The packages around this one: pluginserver is the plugin's end of the
+// protocol, pluginclient the host's end (the daemon uses it), and
+// internal/wire the conversions to and from the generated types that both
+// share.
 package sdk

@@ -193,8 +193,9 @@ func (s *States) Append(player uint16, boxes []uint16) {
 	s.Data = append(s.Data, boxes...)
 }
 
-// validate checks the batch's shape and that every square is below squares.
-func (s States) validate(squares int) error {
+// Validate checks the batch's shape and that every square is one of a
+// level's squares squares, wrapping ErrBadRequest.
+func (s States) Validate(squares int) error {
 	if s.Boxes < 1 {
 		return fmt.Errorf("%w: a batch with %d boxes per position", ErrBadRequest, s.Boxes)
 	}

@@ -2,6 +2,7 @@ package sdk
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/sokod/sokod/sokoban"
@@ -122,6 +123,14 @@ func (s SquareSets) Has(i, sq int) bool {
 type SubGoal struct {
 	Targets []int
 	Regions []RegionLimit
+}
+
+// Validate checks the sub-goal against a level of squares squares.
+func (g SubGoal) Validate(squares int) error {
+	if err := squaresIn(g.Targets, squares); err != nil {
+		return fmt.Errorf("targets: %w", err)
+	}
+	return (&DeadlockTables{Limits: g.Regions}).Validate(squares)
 }
 
 // SubSearchStatus is how a sub-search ended.

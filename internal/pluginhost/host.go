@@ -32,6 +32,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/sokod/sokod/sdk"
+	"github.com/sokod/sokod/sdk/pluginclient"
 )
 
 // Options configure a Host. The zero value of each field means its
@@ -225,7 +226,7 @@ type Plugin struct {
 	gen    uint64 // incremented on every successful launch
 	client *plugin.Client
 	cmd    *exec.Cmd
-	conn   *sdk.Client
+	conn   *pluginclient.Client
 	health healthpb.HealthClient
 	// launched is closed when the launch under way ends.
 	launched chan struct{}
@@ -398,9 +399,9 @@ func ping(health healthpb.HealthClient, timeout time.Duration) error {
 }
 
 // start does the work of launch. On error every resource is released.
-func (p *Plugin) start(ctx context.Context) (*plugin.Client, *exec.Cmd, *sdk.Client, healthpb.HealthClient, *sdk.Info, error) {
+func (p *Plugin) start(ctx context.Context) (*plugin.Client, *exec.Cmd, *pluginclient.Client, healthpb.HealthClient, *sdk.Info, error) {
 	opts := p.host.opts
-	fail := func(kind error, err error) (*plugin.Client, *exec.Cmd, *sdk.Client, healthpb.HealthClient, *sdk.Info, error) {
+	fail := func(kind error, err error) (*plugin.Client, *exec.Cmd, *pluginclient.Client, healthpb.HealthClient, *sdk.Info, error) {
 		return nil, nil, nil, nil, nil, &Error{Plugin: p.name, Op: "start", Kind: kind, Err: err}
 	}
 	if err := checkExecutable(p.path); err != nil {
@@ -418,22 +419,18 @@ func (p *Plugin) start(ctx context.Context) (*plugin.Client, *exec.Cmd, *sdk.Cli
 	cmd := exec.Command(p.path)
 	cmd.SysProcAttr = sysProcAttr()
 	cmd.Env = []string{sdk.LogLevelEnv + "=" + strings.ToLower(p.log.GetLevel().String())}
-	set, err := sdk.PluginSet(nil)
-	if err != nil {
-		return fail(ErrStart, err)
-	}
 	// go-plugin hands over plugin output written after the handshake
 	// through its stdio stream; log it rather than lose it.
 	stdio := p.log.StandardWriter(&hclog.StandardLoggerOptions{InferLevels: true})
 	client := plugin.NewClient(&plugin.ClientConfig{
-		HandshakeConfig:  sdk.Handshake(),
-		Plugins:          set,
+		HandshakeConfig:  pluginclient.Handshake(),
+		Plugins:          pluginclient.PluginSet(),
 		Cmd:              cmd,
 		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
 		StartTimeout:     opts.StartTimeout,
 		Logger:           quietExit{p.log},
 		AutoMTLS:         opts.AlwaysMTLS || usesTCP(),
-		GRPCDialOptions:  sdk.DialOptions(),
+		GRPCDialOptions:  pluginclient.DialOptions(),
 		SyncStdout:       stdio,
 		SyncStderr:       stdio,
 	})
@@ -442,12 +439,12 @@ func (p *Plugin) start(ctx context.Context) (*plugin.Client, *exec.Cmd, *sdk.Cli
 		hardKill(client, cmd)
 		return fail(ErrStart, err)
 	}
-	raw, err := rpc.Dispense(sdk.PluginSetKey)
+	raw, err := rpc.Dispense(pluginclient.PluginSetKey)
 	if err != nil {
 		hardKill(client, cmd)
 		return fail(ErrStart, err)
 	}
-	conn, ok := raw.(*sdk.Client)
+	conn, ok := raw.(*pluginclient.Client)
 	gc, isGRPC := rpc.(*plugin.GRPCClient)
 	if !ok || !isGRPC {
 		hardKill(client, cmd)
@@ -569,7 +566,7 @@ func (p *Plugin) close() {
 
 // acquire returns the connection for a call, or the typed error to fail
 // fast with.
-func (p *Plugin) acquire(op string) (*sdk.Client, uint64, error) {
+func (p *Plugin) acquire(op string) (*pluginclient.Client, uint64, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	switch p.state {
@@ -591,7 +588,7 @@ func (p *Plugin) acquire(op string) (*sdk.Client, uint64, error) {
 // caller's ctx ending or the component refusing, kills the process and
 // schedules its restart. gen, when not 0, pins the call to that process
 // generation (sessions live in one process).
-func (p *Plugin) call(ctx context.Context, op string, gen uint64, timeout time.Duration, f func(context.Context, *sdk.Client) error) (uint64, error) {
+func (p *Plugin) call(ctx context.Context, op string, gen uint64, timeout time.Duration, f func(context.Context, *pluginclient.Client) error) (uint64, error) {
 	conn, cur, err := p.acquire(op)
 	if err != nil {
 		return 0, err
@@ -688,7 +685,7 @@ type supHeuristic struct{ p *Plugin }
 
 func (s supHeuristic) Prepare(ctx context.Context, l *sdk.Level) (*sdk.PreparedHeuristic, error) {
 	var h *sdk.PreparedHeuristic
-	gen, err := s.p.call(ctx, "prepare heuristic", 0, s.p.host.opts.CallTimeout, func(ctx context.Context, c *sdk.Client) error {
+	gen, err := s.p.call(ctx, "prepare heuristic", 0, s.p.host.opts.CallTimeout, func(ctx context.Context, c *pluginclient.Client) error {
 		var err error
 		h, err = c.Heuristic().Prepare(ctx, l)
 		return err
@@ -709,14 +706,14 @@ type supEstimator struct {
 }
 
 func (s *supEstimator) Estimate(ctx context.Context, states sdk.States, out []uint32) error {
-	_, err := s.p.call(ctx, "estimate", s.gen, s.p.host.opts.CallTimeout, func(ctx context.Context, _ *sdk.Client) error {
+	_, err := s.p.call(ctx, "estimate", s.gen, s.p.host.opts.CallTimeout, func(ctx context.Context, _ *pluginclient.Client) error {
 		return s.e.Estimate(ctx, states, out)
 	})
 	return err
 }
 
 func (s *supEstimator) Release(ctx context.Context) error {
-	_, err := s.p.call(ctx, "release heuristic", s.gen, s.p.host.opts.CallTimeout, func(ctx context.Context, _ *sdk.Client) error {
+	_, err := s.p.call(ctx, "release heuristic", s.gen, s.p.host.opts.CallTimeout, func(ctx context.Context, _ *pluginclient.Client) error {
 		return s.e.Release(ctx)
 	})
 	if errors.Is(err, ErrStale) {
@@ -729,7 +726,7 @@ type supDeadlocks struct{ p *Plugin }
 
 func (s supDeadlocks) Prepare(ctx context.Context, l *sdk.Level) (*sdk.PreparedDeadlocks, error) {
 	var d *sdk.PreparedDeadlocks
-	gen, err := s.p.call(ctx, "prepare deadlocks", 0, s.p.host.opts.CallTimeout, func(ctx context.Context, c *sdk.Client) error {
+	gen, err := s.p.call(ctx, "prepare deadlocks", 0, s.p.host.opts.CallTimeout, func(ctx context.Context, c *pluginclient.Client) error {
 		var err error
 		d, err = c.Deadlocks().Prepare(ctx, l)
 		return err
@@ -750,14 +747,14 @@ type supChecker struct {
 }
 
 func (s *supChecker) Check(ctx context.Context, states sdk.States, out []bool) error {
-	_, err := s.p.call(ctx, "check", s.gen, s.p.host.opts.CallTimeout, func(ctx context.Context, _ *sdk.Client) error {
+	_, err := s.p.call(ctx, "check", s.gen, s.p.host.opts.CallTimeout, func(ctx context.Context, _ *pluginclient.Client) error {
 		return s.c.Check(ctx, states, out)
 	})
 	return err
 }
 
 func (s *supChecker) Release(ctx context.Context) error {
-	_, err := s.p.call(ctx, "release deadlocks", s.gen, s.p.host.opts.CallTimeout, func(ctx context.Context, _ *sdk.Client) error {
+	_, err := s.p.call(ctx, "release deadlocks", s.gen, s.p.host.opts.CallTimeout, func(ctx context.Context, _ *pluginclient.Client) error {
 		return s.c.Release(ctx)
 	})
 	if errors.Is(err, ErrStale) {
@@ -774,7 +771,7 @@ func (s supPlanner) Plan(ctx context.Context, req *sdk.PlanRequest, host sdk.Hos
 		timeout = req.Budget.Time + s.p.host.opts.CallTimeout
 	}
 	var res *sdk.PlanResult
-	_, err := s.p.call(ctx, "plan", 0, timeout, func(ctx context.Context, c *sdk.Client) error {
+	_, err := s.p.call(ctx, "plan", 0, timeout, func(ctx context.Context, c *pluginclient.Client) error {
 		var err error
 		res, err = c.Planner().Plan(ctx, req, host, progress)
 		return err

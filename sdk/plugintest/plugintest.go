@@ -35,8 +35,11 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/go-plugin"
+	"google.golang.org/grpc"
 
 	"github.com/sokod/sokod/sdk"
+	"github.com/sokod/sokod/sdk/pluginclient"
+	"github.com/sokod/sokod/sdk/pluginserver"
 	"github.com/sokod/sokod/sokoban"
 )
 
@@ -168,19 +171,15 @@ func Run(t *testing.T, path string, opts Options) {
 
 // Start launches the plugin binary at path as the daemon does and returns
 // the go-plugin client (killed when the test ends) and the SDK client.
-func Start(t testing.TB, path string, startTimeout time.Duration) (*plugin.Client, *sdk.Client) {
+func Start(t testing.TB, path string, startTimeout time.Duration) (*plugin.Client, *pluginclient.Client) {
 	t.Helper()
-	set, err := sdk.PluginSet(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
 	client := plugin.NewClient(&plugin.ClientConfig{
-		HandshakeConfig:  sdk.Handshake(),
-		Plugins:          set,
+		HandshakeConfig:  pluginclient.Handshake(),
+		Plugins:          pluginclient.PluginSet(),
 		Cmd:              exec.Command(path),
 		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
 		StartTimeout:     startTimeout,
-		GRPCDialOptions:  sdk.DialOptions(),
+		GRPCDialOptions:  pluginclient.DialOptions(),
 		Logger:           hclog.New(&hclog.LoggerOptions{Name: "plugintest", Output: testWriter{t}, Level: hclog.Warn}),
 	})
 	t.Cleanup(client.Kill)
@@ -188,11 +187,59 @@ func Start(t testing.TB, path string, startTimeout time.Duration) (*plugin.Clien
 	if err != nil {
 		t.Fatalf("start %s: %v", path, err)
 	}
-	raw, err := rpc.Dispense(sdk.PluginSetKey)
+	raw, err := rpc.Dispense(pluginclient.PluginSetKey)
 	if err != nil {
 		t.Fatalf("dispense: %v", err)
 	}
-	return client, raw.(*sdk.Client)
+	return client, raw.(*pluginclient.Client)
+}
+
+// Connect serves p in this process and returns the host's client of it,
+// as the daemon would see p run as a plugin binary: for a plugin's unit
+// tests through the protocol, without building the binary. The connection
+// closes when the test ends. It fails the test when p does not validate.
+func Connect(t testing.TB, p *sdk.Plugin) *pluginclient.Client {
+	t.Helper()
+	c, _ := ConnectRaw(t, p)
+	return c
+}
+
+// ConnectRaw is Connect that also returns go-plugin's connection, for
+// tests that send the protocol's messages themselves.
+func ConnectRaw(t testing.TB, p *sdk.Plugin) (*pluginclient.Client, *plugin.GRPCClient) {
+	t.Helper()
+	served, err := pluginserver.PluginSet(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	set := plugin.PluginSet{}
+	for k, srv := range served {
+		set[k] = bothEnds{server: srv.(plugin.GRPCPlugin), client: pluginclient.PluginSet()[k].(plugin.GRPCPlugin)}
+	}
+	// Closing the client asks the server to shut down through go-plugin's
+	// controller; stopping the server here as well would race with that.
+	client, _ := plugin.TestPluginGRPCConn(t, false, set)
+	t.Cleanup(func() { client.Close() })
+	raw, err := client.Dispense(pluginclient.PluginSetKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return raw.(*pluginclient.Client), client
+}
+
+// bothEnds joins the plugin's end and the host's end of the protocol into
+// one go-plugin Plugin, as an in-process connection needs.
+type bothEnds struct {
+	plugin.NetRPCUnsupportedPlugin
+	server, client plugin.GRPCPlugin
+}
+
+func (b bothEnds) GRPCServer(broker *plugin.GRPCBroker, s *grpc.Server) error {
+	return b.server.GRPCServer(broker, s)
+}
+
+func (b bothEnds) GRPCClient(ctx context.Context, broker *plugin.GRPCBroker, conn *grpc.ClientConn) (any, error) {
+	return b.client.GRPCClient(ctx, broker, conn)
 }
 
 // testWriter sends log lines to t.Log, so they show with the failing test.
@@ -207,7 +254,7 @@ func refusesWithoutHandshake(t *testing.T, path string, opts Options) {
 	ctx, cancel := context.WithTimeout(context.Background(), opts.StartTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, path)
-	cmd.Env = slices.DeleteFunc(os.Environ(), func(e string) bool { return strings.HasPrefix(e, sdk.MagicCookieKey+"=") })
+	cmd.Env = slices.DeleteFunc(os.Environ(), func(e string) bool { return strings.HasPrefix(e, pluginclient.MagicCookieKey+"=") })
 	out, err := cmd.Output()
 	if ctx.Err() != nil {
 		t.Fatal("run without the handshake, the binary did not exit: it must say it is a plugin and exit")

@@ -15,6 +15,7 @@ import (
 	"github.com/sokod/sokod/internal/builtin"
 	"github.com/sokod/sokod/internal/pluginhost/enginetables"
 	"github.com/sokod/sokod/sdk"
+	"github.com/sokod/sokod/sdk/pluginserver"
 )
 
 // Heuristic is a built-in heuristic behind the SDK's interface.
@@ -49,7 +50,7 @@ func ServeHeuristic(name, version string) {
 		logger.Error("no such built-in", "error", err)
 		os.Exit(1)
 	}
-	sdk.Serve(&sdk.Plugin{
+	pluginserver.Serve(&sdk.Plugin{
 		Info:      HeuristicInfo(spec, version),
 		Heuristic: Heuristic{Spec: spec},
 		Logger:    logger,
@@ -91,7 +92,7 @@ func (DeadSquares) Prepare(ctx context.Context, l *sdk.Level) (*sdk.PreparedDead
 // ServeDeadSquares is the main of the plugin serving DeadSquares.
 func ServeDeadSquares(version string) {
 	const name = "deadsquares"
-	sdk.Serve(&sdk.Plugin{
+	pluginserver.Serve(&sdk.Plugin{
 		Info: sdk.Info{Name: name, Version: version,
 			Summary:      "squares from which a lone box reaches no goal [built-in served as a plugin]",
 			Capabilities: []sdk.Capability{sdk.CapDeadlockTables}},

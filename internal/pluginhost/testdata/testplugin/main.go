@@ -29,6 +29,8 @@ import (
 
 	pb "github.com/sokod/sokod/proto/sokod/plugin/v1"
 	"github.com/sokod/sokod/sdk"
+	"github.com/sokod/sokod/sdk/pluginclient"
+	"github.com/sokod/sokod/sdk/pluginserver"
 )
 
 func main() {
@@ -61,10 +63,10 @@ func main() {
 		time.Sleep(1 << 62)
 	case "planner":
 		info.Capabilities = []sdk.Capability{sdk.CapPlannerHost}
-		sdk.Serve(&sdk.Plugin{Info: info, Planner: subSearchPlanner{}, Logger: log})
+		pluginserver.Serve(&sdk.Plugin{Info: info, Planner: subSearchPlanner{}, Logger: log})
 		return
 	}
-	sdk.Serve(&sdk.Plugin{Info: info, Heuristic: h, Logger: log})
+	pluginserver.Serve(&sdk.Plugin{Info: info, Heuristic: h, Logger: log})
 }
 
 type manhattan struct {
@@ -173,8 +175,8 @@ func (g *garbage) PrepareHeuristic(_ context.Context, req *pb.PrepareHeuristicRe
 
 func serveGarbage(info sdk.Info) {
 	plugin.Serve(&plugin.ServeConfig{
-		HandshakeConfig: sdk.Handshake(),
-		Plugins:         plugin.PluginSet{sdk.PluginSetKey: &garbage{info: info}},
+		HandshakeConfig: pluginclient.Handshake(),
+		Plugins:         plugin.PluginSet{pluginclient.PluginSetKey: &garbage{info: info}},
 		GRPCServer:      plugin.DefaultGRPCServer,
 	})
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/sokod/sokod/internal/builtin"
 	"github.com/sokod/sokod/sdk"
+	"github.com/sokod/sokod/sdk/pluginserver"
 )
 
 // Info describes the plugin serving spec.
@@ -26,5 +27,5 @@ func Planner(name, version string) {
 		logger.Error("no such built-in", "error", err)
 		os.Exit(1)
 	}
-	sdk.Serve(&sdk.Plugin{Info: Info(spec, version), Planner: spec.New(), Logger: logger})
+	pluginserver.Serve(&sdk.Plugin{Info: Info(spec, version), Planner: spec.New(), Logger: logger})
 }

@@ -1,4 +1,4 @@
-package sdk_test
+package pluginclient_test
 
 import (
 	"context"
@@ -16,6 +16,9 @@ import (
 
 	pb "github.com/sokod/sokod/proto/sokod/plugin/v1"
 	"github.com/sokod/sokod/sdk"
+	"github.com/sokod/sokod/sdk/pluginclient"
+	"github.com/sokod/sokod/sdk/pluginserver"
+	"github.com/sokod/sokod/sdk/plugintest"
 	"github.com/sokod/sokod/sokoban"
 )
 
@@ -195,21 +198,9 @@ func (h *fakeHost) Verify(_ context.Context, solution string) (*sdk.Verification
 }
 
 // connect serves p in-process and returns the host's client for it.
-func connect(t *testing.T, p *sdk.Plugin) (*sdk.Client, *plugin.GRPCClient) {
+func connect(t *testing.T, p *sdk.Plugin) (*pluginclient.Client, *plugin.GRPCClient) {
 	t.Helper()
-	set, err := sdk.PluginSet(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Closing the client asks the server to shut down through go-plugin's
-	// controller; stopping the server here as well would race with that.
-	client, _ := plugin.TestPluginGRPCConn(t, false, set)
-	t.Cleanup(func() { client.Close() })
-	raw, err := client.Dispense(sdk.PluginSetKey)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return raw.(*sdk.Client), client
+	return plugintest.ConnectRaw(t, p)
 }
 
 func TestInfo(t *testing.T) {
@@ -246,7 +237,7 @@ func TestPluginSetRejects(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if _, err := sdk.PluginSet(&tt.p); err == nil {
+			if _, err := pluginserver.PluginSet(&tt.p); err == nil {
 				t.Error("accepted")
 			}
 		})
@@ -424,7 +415,7 @@ func TestGarbageAnswers(t *testing.T) {
 			})
 			defer conn.Close()
 			defer server.Stop()
-			_, err := sdk.NewClient(conn, nil).Heuristic().Prepare(context.Background(), l)
+			_, err := pluginclient.New(conn, nil).Heuristic().Prepare(context.Background(), l)
 			if !errors.Is(err, sdk.ErrBadAnswer) {
 				t.Errorf("got %v, want ErrBadAnswer", err)
 			}
@@ -437,7 +428,7 @@ func TestGarbageAnswers(t *testing.T) {
 		})
 		defer conn.Close()
 		defer server.Stop()
-		h, err := sdk.NewClient(conn, nil).Heuristic().Prepare(context.Background(), l)
+		h, err := pluginclient.New(conn, nil).Heuristic().Prepare(context.Background(), l)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -458,7 +449,7 @@ func TestGarbageAnswers(t *testing.T) {
 			conn, server := plugin.TestGRPCConn(t, func(s *grpc.Server) {
 				pb.RegisterPluginServiceServer(s, &garbage{info: info})
 			})
-			_, err := sdk.NewClient(conn, nil).Info(context.Background())
+			_, err := pluginclient.New(conn, nil).Info(context.Background())
 			if !errors.Is(err, sdk.ErrBadAnswer) {
 				t.Errorf("Info %v: got %v, want ErrBadAnswer", info, err)
 			}
@@ -466,62 +457,4 @@ func TestGarbageAnswers(t *testing.T) {
 			server.Stop()
 		}
 	})
-}
-
-func TestSideOf(t *testing.T) {
-	// #######
-	// #@ $ .#   squares 0..4
-	// # $ . #   squares 5..9
-	// #######
-	l := testLevel(t)
-	tests := []struct {
-		box, player, want int
-	}{
-		{box: 2, player: 0, want: int(sokoban.Left)},  // left of it, and around: left comes first
-		{box: 2, player: 4, want: int(sokoban.Left)},  // the board stays connected around the box
-		{box: 0, player: 4, want: int(sokoban.Right)}, // a corner box: its right and down neighbours
-		{box: 5, player: 9, want: int(sokoban.Up)},    // up comes before right
-		{box: 1, player: 1, want: -1},                 // the player on the box
-		{box: 6, player: 0, want: int(sokoban.Left)},
-	}
-	for _, tt := range tests {
-		if got := l.SideOf(tt.box, tt.player); got != tt.want {
-			t.Errorf("SideOf(%d, %d) = %d, want %d", tt.box, tt.player, got, tt.want)
-		}
-	}
-	// A corridor: a box in it cuts the board in two.
-	sl, err := sokoban.Parse("#######\n#@ $ .#\n#######\n")
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := sdk.LevelFromSokoban(sl)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := c.SideOf(2, 0); got != int(sokoban.Left) {
-		t.Errorf("corridor, player left: side %d", got)
-	}
-	if got := c.SideOf(2, 4); got != int(sokoban.Right) {
-		t.Errorf("corridor, player right: side %d", got)
-	}
-}
-
-func TestXSBFromSquares(t *testing.T) {
-	l := testLevel(t)
-	sl, err := sokoban.Parse(l.XSBFromSquares())
-	if err != nil {
-		t.Fatal(err)
-	}
-	again, err := sdk.LevelFromSokoban(sl)
-	if err != nil {
-		t.Fatal(err)
-	}
-	again.XSB, l.XSB = "", ""
-	if diff := cmp.Diff(l, again); diff != "" {
-		t.Errorf("round trip (-want +got):\n%s", diff)
-	}
-	want := &sdk.Level{Width: 7, Height: 4, Squares: []int{8, 9, 10, 11, 12, 15, 16, 17, 18, 19}, Goals: []int{4, 8}, Boxes: []int{2, 6}, Player: 0}
-	if diff := cmp.Diff(want, l); diff != "" {
-		t.Errorf("numbering (-want +got):\n%s", diff)
-	}
 }

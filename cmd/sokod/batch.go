@@ -13,8 +13,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/sokod/sokod/internal/batch"
-	"github.com/sokod/sokod/internal/builtin"
 	"github.com/sokod/sokod/internal/engine"
+	"github.com/sokod/sokod/internal/heuristics"
 	"github.com/sokod/sokod/sokoban"
 )
 
@@ -27,7 +27,7 @@ type batchFlags struct {
 func (f *batchFlags) register(cmd *cobra.Command) {
 	fs := cmd.Flags()
 	fs.StringVar(&f.objective, "objective", "any", "`goal` of the search: any or pushes")
-	fs.StringVar(&f.heuristic, "heuristic", builtin.DefaultHeuristic, "lower bound `name`: simple, greedy (any only), matching, or a plugin's the workers have")
+	fs.StringVar(&f.heuristic, "heuristic", heuristics.Default, "lower bound `name`: simple, greedy (any only), matching, or a plugin's the workers have")
 	fs.StringSliceVar(&f.deadlocks, "deadlock", nil, deadlockUsage)
 	fs.StringVar(&f.strategy, "strategy", "best-first", strategyUsage)
 }

@@ -10,8 +10,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/sokod/sokod/internal/builtin"
 	"github.com/sokod/sokod/internal/engine"
+	"github.com/sokod/sokod/internal/heuristics"
 	"github.com/sokod/sokod/internal/solver"
 	"github.com/sokod/sokod/sokoban"
 )
@@ -122,7 +122,7 @@ func benchCommand(env *Env) *cobra.Command {
 	}
 	fs := cmd.Flags()
 	fs.StringVar(&objective, "objective", "any", "`goal` of the search: any or pushes")
-	fs.StringVar(&heuristic, "heuristic", builtin.DefaultHeuristic, "lower bound `name`: simple, greedy (any only), matching, or a plugin's (see sokod plugins list)")
+	fs.StringVar(&heuristic, "heuristic", heuristics.Default, "lower bound `name`: simple, greedy (any only), matching, or a plugin's (see sokod plugins list)")
 	fs.StringSliceVar(&deadlocks, "deadlock", nil, deadlockUsage)
 	fs.StringVar(&strategy, "strategy", "best-first", strategyUsage)
 	fs.IntVar(&jobs, "jobs", 1, "levels solved at once, each with its own --memory")

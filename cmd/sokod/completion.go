@@ -3,7 +3,8 @@ package main
 import (
 	"github.com/spf13/cobra"
 
-	"github.com/sokod/sokod/internal/builtin"
+	"github.com/sokod/sokod/internal/heuristics"
+	"github.com/sokod/sokod/internal/planners"
 )
 
 // Shell completion: cobra's completion command writes the scripts (sokod
@@ -45,7 +46,7 @@ func extensions(exts ...string) cobra.CompletionFunc {
 func completeSearchFlags(cmd *cobra.Command) {
 	complete(cmd, "objective", values("any", "pushes"))
 	complete(cmd, "strategy", values("best-first", "greedy", "packing", "ida"))
-	complete(cmd, "heuristic", values(builtin.HeuristicNames()...))
+	complete(cmd, "heuristic", values(heuristics.Names()...))
 }
 
 // completeConfigFlags registers the completions of the configuration flags.
@@ -53,7 +54,7 @@ func completeConfigFlags(root *cobra.Command) {
 	complete(root, "config", extensions("yaml", "yml", "toml", "json"))
 	complete(root, "log-level", values("trace", "debug", "info", "warn", "error", "off"))
 	complete(root, "log-format", values("text", "json"))
-	complete(root, "planners", values(append(builtin.PlannerNames(), "none")...))
+	complete(root, "planners", values(append(planners.Names(), "none")...))
 	complete(root, "plugin-dir", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return nil, cobra.ShellCompDirectiveFilterDirs
 	})

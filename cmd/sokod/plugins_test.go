@@ -9,7 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/sokod/sokod/internal/builtin"
+	"github.com/sokod/sokod/internal/planners"
 )
 
 func TestPluginsListBuiltins(t *testing.T) {
@@ -24,7 +24,7 @@ func TestPluginsListBuiltins(t *testing.T) {
 		{"matching", "heuristic", "-", "ready", "built-in", "heuristic-tables,admissible"},
 		{"simple", "heuristic", "-", "ready", "built-in", "heuristic-tables,admissible"},
 	}
-	for _, p := range builtin.Planners() {
+	for _, p := range planners.All() {
 		want = append(want, []string{p.Name, "planner", "-", "ready", "built-in", "-"})
 	}
 	var got [][]string
@@ -78,7 +78,7 @@ func TestPluginsListJSON(t *testing.T) {
 		{"simple", "heuristic", "", "built-in", "ready", "heuristic-tables,admissible"},
 	}
 	want = append(want, row{"plugin:simple", "heuristic", "dev", bin, "ready", "heuristic-tables,admissible"})
-	for _, p := range builtin.Planners() {
+	for _, p := range planners.All() {
 		want = append(want, row{p.Name, "planner", "", "built-in", "ready", ""})
 	}
 	if diff := cmp.Diff(want, rows); diff != "" {

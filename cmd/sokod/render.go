@@ -9,8 +9,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/sokod/sokod/internal/builtin"
 	"github.com/sokod/sokod/internal/engine"
+	"github.com/sokod/sokod/internal/heuristics"
 	"github.com/sokod/sokod/internal/render"
 	"github.com/sokod/sokod/sokoban"
 )
@@ -160,7 +160,7 @@ func solveForRender(cmd *cobra.Command, env *Env, l *sokoban.Level, objective st
 	ctx := cmd.Context()
 	reg, _, closeRegistry := openRegistry(env)
 	defer closeRegistry()
-	settings, err := settingsFromFlags(ctx, env, reg, objective, "best-first", builtin.DefaultHeuristic, nil)
+	settings, err := settingsFromFlags(ctx, env, reg, objective, "best-first", heuristics.Default, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -10,8 +10,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/sokod/sokod/internal/builtin"
 	"github.com/sokod/sokod/internal/engine"
+	"github.com/sokod/sokod/internal/heuristics"
 	"github.com/sokod/sokod/internal/pluginhost"
 	"github.com/sokod/sokod/internal/solver"
 	"github.com/sokod/sokod/sokoban"
@@ -248,7 +248,7 @@ func solveCommand(env *Env) *cobra.Command {
 	fs := cmd.Flags()
 	fs.IntVar(&level, "level", 1, "level `number` within FILE, from 1")
 	fs.StringVar(&objective, "objective", "any", "`goal` of the search: any (a solution, fast) or pushes (fewest pushes, proved)")
-	fs.StringVar(&heuristic, "heuristic", builtin.DefaultHeuristic, "lower bound `name`: simple, greedy (any only), matching, or a plugin's (see sokod plugins list)")
+	fs.StringVar(&heuristic, "heuristic", heuristics.Default, "lower bound `name`: simple, greedy (any only), matching, or a plugin's (see sokod plugins list)")
 	fs.StringSliceVar(&deadlocks, "deadlock", nil, deadlockUsage)
 	fs.StringVar(&strategy, "strategy", "best-first", strategyUsage)
 	fs.StringVar(&remote, "remote", "", remoteUsage)

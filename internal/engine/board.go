@@ -10,7 +10,7 @@
 //
 // A solve is two steps: board.Analyze computes the per-level tables once
 // (Board), and Solve searches under a budget with a compiled Heuristic (see
-// internal/builtin for the named built-in ones).
+// internal/heuristics for the named built-in ones).
 package engine
 
 import "github.com/sokod/sokod/board"

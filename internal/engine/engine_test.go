@@ -18,7 +18,7 @@ import (
 )
 
 // Heuristics built here from the board tables, the same way
-// internal/builtin compiles them (that package imports this one, so the
+// internal/heuristics compiles them (that package imports this one, so the
 // tests cannot import it).
 func testHeuristic(b *Board, rule Rule) *Heuristic {
 	h := plainHeuristic(b, rule)

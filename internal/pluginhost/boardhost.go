@@ -7,9 +7,8 @@ import (
 	"time"
 
 	"github.com/sokod/sokod/board"
-	"github.com/sokod/sokod/internal/builtin"
 	"github.com/sokod/sokod/internal/engine"
-	"github.com/sokod/sokod/internal/pluginhost/enginetables"
+	"github.com/sokod/sokod/internal/heuristics"
 	"github.com/sokod/sokod/sdk"
 	"github.com/sokod/sokod/sokoban"
 )
@@ -30,7 +29,7 @@ func NewBoardHost(b *engine.Board, clock func() time.Time) *BoardHost {
 	if clock == nil {
 		clock = time.Now
 	}
-	return &BoardHost{b: b, level: enginetables.LevelOf(b), clock: clock}
+	return &BoardHost{b: b, level: sdk.LevelFromBoard(b), clock: clock}
 }
 
 // scratch is one position laid out for walking the board.
@@ -270,7 +269,7 @@ func (h *BoardHost) SubSearch(ctx context.Context, start sdk.States, goal sdk.Su
 	}
 	opts := engine.Options{
 		Objective: engine.ObjectiveAny,
-		Heuristic: builtin.Matching(sb),
+		Heuristic: heuristics.Matching(sb),
 		Budget:    engine.Budget{Nodes: int64(min(budget.Nodes, 1<<62)), Memory: mem},
 		Clock:     h.clock,
 	}

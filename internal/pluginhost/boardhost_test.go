@@ -9,9 +9,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/sokod/sokod/board"
-	"github.com/sokod/sokod/internal/builtin"
 	"github.com/sokod/sokod/internal/engine"
-	"github.com/sokod/sokod/internal/pluginhost/enginetables"
+	"github.com/sokod/sokod/internal/heuristics"
 	"github.com/sokod/sokod/sdk"
 	"github.com/sokod/sokod/sokoban"
 )
@@ -174,7 +173,7 @@ func TestBoardHostSubSearch(t *testing.T) {
 
 func TestBoardHostVerify(t *testing.T) {
 	b := testBoard(t)
-	r, err := engine.Solve(context.Background(), b, engine.Options{Heuristic: builtin.Matching(b), Budget: engine.Budget{Memory: 1 << 20}})
+	r, err := engine.Solve(context.Background(), b, engine.Options{Heuristic: heuristics.Matching(b), Budget: engine.Budget{Memory: 1 << 20}})
 	if err != nil || r.Status != engine.Solved {
 		t.Fatalf("%v %v", r, err)
 	}
@@ -217,7 +216,7 @@ func TestPlannerThroughBroker(t *testing.T) {
 	b := testBoard(t)
 	var events []sdk.PlanProgress
 	res, err := h.Lookup("planner").Planner().Plan(context.Background(),
-		&sdk.PlanRequest{Level: enginetables.LevelOf(b), Budget: sdk.Budget{Time: time.Minute}}, NewBoardHost(b, nil),
+		&sdk.PlanRequest{Level: sdk.LevelFromBoard(b), Budget: sdk.Budget{Time: time.Minute}}, NewBoardHost(b, nil),
 		func(p sdk.PlanProgress) { events = append(events, p) })
 	if err != nil {
 		t.Fatal(err)

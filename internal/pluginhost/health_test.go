@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sokod/sokod/internal/pluginhost/enginetables"
 	"github.com/sokod/sokod/sdk"
 )
 
@@ -59,7 +58,7 @@ func TestStoppedHeuristicIsCaught(t *testing.T) {
 	p := h.Lookup("good")
 	stop(t, p.Status().PID)
 	start := time.Now()
-	_, err := p.Heuristic().Prepare(context.Background(), enginetables.LevelOf(testBoard(t)))
+	_, err := p.Heuristic().Prepare(context.Background(), sdk.LevelFromBoard(testBoard(t)))
 	if err == nil {
 		t.Fatal("a stopped plugin answered")
 	}
@@ -67,7 +66,7 @@ func TestStoppedHeuristicIsCaught(t *testing.T) {
 		t.Errorf("the call failed after %v", elapsed)
 	}
 	waitState(t, p, StateReady, 2)
-	if _, err := p.Heuristic().Prepare(context.Background(), enginetables.LevelOf(testBoard(t))); err != nil {
+	if _, err := p.Heuristic().Prepare(context.Background(), sdk.LevelFromBoard(testBoard(t))); err != nil {
 		t.Errorf("after the restart: %v", err)
 	}
 }
@@ -86,7 +85,7 @@ func TestStoppedPlannerIsCaught(t *testing.T) {
 		t.Errorf("last error %v after %d hangs, want ErrHung after 1", st.LastError, st.Hangs)
 	}
 	b := testBoard(t)
-	res, err := p.Planner().Plan(context.Background(), &sdk.PlanRequest{Level: enginetables.LevelOf(b), Budget: sdk.Budget{Time: time.Minute}},
+	res, err := p.Planner().Plan(context.Background(), &sdk.PlanRequest{Level: sdk.LevelFromBoard(b), Budget: sdk.Budget{Time: time.Minute}},
 		NewBoardHost(b, nil), nil)
 	if err != nil || res.Status != sdk.PlanSolved {
 		t.Errorf("plan after the restart: %+v, %v", res, err)

@@ -19,7 +19,6 @@ import (
 
 	"github.com/sokod/sokod/board"
 	"github.com/sokod/sokod/internal/engine"
-	"github.com/sokod/sokod/internal/pluginhost/enginetables"
 	"github.com/sokod/sokod/sdk"
 	"github.com/sokod/sokod/sokoban"
 )
@@ -234,7 +233,7 @@ func TestStartCallAndClose(t *testing.T) {
 		t.Errorf("Info (-want +got):\n%s", diff)
 	}
 	b := testBoard(t)
-	hp, err := p.Heuristic().Prepare(context.Background(), enginetables.LevelOf(b))
+	hp, err := p.Heuristic().Prepare(context.Background(), sdk.LevelFromBoard(b))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -253,14 +252,14 @@ func TestStartCallAndClose(t *testing.T) {
 
 	h.Close()
 	waitGone(t, st.PID)
-	if _, err := p.Heuristic().Prepare(context.Background(), enginetables.LevelOf(b)); !errors.Is(err, ErrClosed) {
+	if _, err := p.Heuristic().Prepare(context.Background(), sdk.LevelFromBoard(b)); !errors.Is(err, ErrClosed) {
 		t.Errorf("after Close: %v, want ErrClosed", err)
 	}
 }
 
 func TestAlwaysMTLS(t *testing.T) {
 	h, _ := newHost(t, Options{Dirs: []string{pluginDir(t, "good")}, AlwaysMTLS: true})
-	if _, err := h.Lookup("good").Heuristic().Prepare(context.Background(), enginetables.LevelOf(testBoard(t))); err != nil {
+	if _, err := h.Lookup("good").Heuristic().Prepare(context.Background(), sdk.LevelFromBoard(testBoard(t))); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -314,7 +313,7 @@ func TestStartFailures(t *testing.T) {
 				t.Errorf("error %v, want %v", st.LastError, tt.wantKind)
 			}
 			// Calls fail at once, saying why.
-			_, err := p.Heuristic().Prepare(context.Background(), enginetables.LevelOf(testBoard(t)))
+			_, err := p.Heuristic().Prepare(context.Background(), sdk.LevelFromBoard(testBoard(t)))
 			wantCall := ErrUnavailable
 			if tt.wantState == StateDisabled {
 				wantCall = ErrDisabled
@@ -330,7 +329,7 @@ func TestCrashThenRestart(t *testing.T) {
 	h, _ := newHost(t, Options{Dirs: []string{pluginDir(t, "crashonce")}, MinBackoff: 100 * time.Millisecond})
 	p := h.Lookup("crashonce")
 	first := p.Status()
-	l := enginetables.LevelOf(testBoard(t))
+	l := sdk.LevelFromBoard(testBoard(t))
 
 	_, err := p.Heuristic().Prepare(context.Background(), l)
 	if !errors.Is(err, ErrCrashed) {
@@ -360,7 +359,7 @@ func TestCrashThenRestart(t *testing.T) {
 func TestRepeatedFailuresDisable(t *testing.T) {
 	h, _ := newHost(t, Options{Dirs: []string{pluginDir(t, "crashy")}, MaxFailures: 3})
 	p := h.Lookup("crashy")
-	l := enginetables.LevelOf(testBoard(t))
+	l := sdk.LevelFromBoard(testBoard(t))
 	for i := 1; i <= 3; i++ {
 		waitState(t, p, StateReady, i)
 		if _, err := p.Heuristic().Prepare(context.Background(), l); !errors.Is(err, ErrCrashed) {
@@ -379,7 +378,7 @@ func TestHang(t *testing.T) {
 	h, _ := newHost(t, Options{Dirs: []string{pluginDir(t, "hangs")}, CallTimeout: 300 * time.Millisecond, MinBackoff: time.Hour})
 	p := h.Lookup("hangs")
 	pid := p.Status().PID
-	_, err := p.Heuristic().Prepare(context.Background(), enginetables.LevelOf(testBoard(t)))
+	_, err := p.Heuristic().Prepare(context.Background(), sdk.LevelFromBoard(testBoard(t)))
 	if !errors.Is(err, ErrHung) {
 		t.Fatalf("got %v, want ErrHung", err)
 	}
@@ -394,7 +393,7 @@ func TestCallerCancelIsNotAFailure(t *testing.T) {
 	p := h.Lookup("hangs")
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
-	_, err := p.Heuristic().Prepare(ctx, enginetables.LevelOf(testBoard(t)))
+	_, err := p.Heuristic().Prepare(ctx, sdk.LevelFromBoard(testBoard(t)))
 	if !errors.Is(err, context.DeadlineExceeded) || errors.Is(err, ErrHung) {
 		t.Errorf("got %v, want the caller's deadline and no ErrHung", err)
 	}
@@ -407,7 +406,7 @@ func TestGarbage(t *testing.T) {
 	h, _ := newHost(t, Options{Dirs: []string{pluginDir(t, "garbage")}, MinBackoff: time.Hour})
 	p := h.Lookup("garbage")
 	pid := p.Status().PID
-	_, err := p.Heuristic().Prepare(context.Background(), enginetables.LevelOf(testBoard(t)))
+	_, err := p.Heuristic().Prepare(context.Background(), sdk.LevelFromBoard(testBoard(t)))
 	if !errors.Is(err, ErrGarbage) || !errors.Is(err, sdk.ErrBadAnswer) {
 		t.Fatalf("got %v, want ErrGarbage wrapping sdk.ErrBadAnswer", err)
 	}
@@ -419,7 +418,7 @@ func TestSessionLostInRestart(t *testing.T) {
 	p := h.Lookup("estimator")
 	ctx := context.Background()
 	b := testBoard(t)
-	prep, err := p.Heuristic().Prepare(ctx, enginetables.LevelOf(b))
+	prep, err := p.Heuristic().Prepare(ctx, sdk.LevelFromBoard(b))
 	if err != nil {
 		t.Fatal(err)
 	}

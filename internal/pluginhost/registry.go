@@ -9,8 +9,9 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 
-	"github.com/sokod/sokod/internal/builtin"
 	"github.com/sokod/sokod/internal/engine"
+	"github.com/sokod/sokod/internal/heuristics"
+	"github.com/sokod/sokod/internal/planners"
 	"github.com/sokod/sokod/internal/pluginhost/enginetables"
 	"github.com/sokod/sokod/sdk"
 )
@@ -67,14 +68,14 @@ func NewRegistry(host *Host, log hclog.Logger) *Registry {
 // listed too, with their state.
 func (r *Registry) List() []Component {
 	var out []Component
-	for _, h := range builtin.Heuristics() {
+	for _, h := range heuristics.All() {
 		caps := []sdk.Capability{sdk.CapHeuristicTables}
 		if h.Admissible {
 			caps = append(caps, sdk.CapAdmissible)
 		}
 		out = append(out, Component{Name: h.Name, Kind: sdk.KindHeuristic, Source: SourceBuiltin, Summary: h.Summary, Capabilities: caps, State: StateReady})
 	}
-	for _, p := range builtin.Planners() {
+	for _, p := range planners.All() {
 		out = append(out, Component{Name: p.Name, Kind: sdk.KindPlanner, Source: SourceBuiltin, Summary: p.Summary, Capabilities: []sdk.Capability{}, State: StateReady})
 	}
 	if r.host != nil {
@@ -120,8 +121,8 @@ func capsOf(caps []sdk.Capability, k sdk.Kind) []sdk.Capability {
 
 // externalName is the name a plugin's component of kind k is addressed by.
 func (r *Registry) externalName(name string, k sdk.Kind) string {
-	if (k == sdk.KindHeuristic || k == "") && slices.Contains(builtin.HeuristicNames(), name) ||
-		(k == sdk.KindPlanner || k == "") && slices.Contains(builtin.PlannerNames(), name) {
+	if (k == sdk.KindHeuristic || k == "") && slices.Contains(heuristics.Names(), name) ||
+		(k == sdk.KindPlanner || k == "") && slices.Contains(planners.Names(), name) {
 		return PluginPrefix + name
 	}
 	return name
@@ -142,7 +143,7 @@ type Planner struct {
 func (r *Registry) Planner(ctx context.Context, name string) (*Planner, error) {
 	bare, external := strings.CutPrefix(name, PluginPrefix)
 	if !external {
-		if spec, err := builtin.LookupPlanner(bare); err == nil {
+		if spec, err := planners.Lookup(bare); err == nil {
 			return &Planner{Name: spec.Name, Source: SourceBuiltin, Planner: spec.New()}, nil
 		}
 	}
@@ -172,7 +173,7 @@ type Heuristic struct {
 	// prepared; objective pushes needs it.
 	Admissible bool
 
-	builtin *builtin.HeuristicSpec
+	builtin *heuristics.Spec
 	plugin  *Plugin
 	log     hclog.Logger
 }
@@ -181,11 +182,11 @@ type Heuristic struct {
 // the plugin that provides it if it has not been started.
 func (r *Registry) Heuristic(ctx context.Context, name string) (*Heuristic, error) {
 	if name == "" {
-		name = builtin.DefaultHeuristic
+		name = heuristics.Default
 	}
 	bare, external := strings.CutPrefix(name, PluginPrefix)
 	if !external {
-		if spec, err := builtin.LookupHeuristic(bare); err == nil {
+		if spec, err := heuristics.Lookup(bare); err == nil {
 			return &Heuristic{Name: spec.Name, Source: SourceBuiltin, Admissible: spec.Admissible, builtin: &spec}, nil
 		}
 	}
@@ -231,7 +232,7 @@ func (h *Heuristic) Prepare(ctx context.Context, b *engine.Board) (*engine.Heuri
 		return h.builtin.Prepare(b)
 	}
 	start := time.Now()
-	prep, err := h.plugin.Heuristic().Prepare(ctx, enginetables.LevelOf(b))
+	prep, err := h.plugin.Heuristic().Prepare(ctx, sdk.LevelFromBoard(b))
 	if err != nil {
 		return nil, err
 	}
@@ -290,7 +291,7 @@ func (r *Registry) Deadlocks(ctx context.Context, name string) (*Deadlocks, erro
 // Prepare compiles the detector for one analysed board: one supervised
 // call.
 func (d *Deadlocks) Prepare(ctx context.Context, b *engine.Board) (*engine.Deadlocks, error) {
-	prep, err := d.plugin.Deadlocks().Prepare(ctx, enginetables.LevelOf(b))
+	prep, err := d.plugin.Deadlocks().Prepare(ctx, sdk.LevelFromBoard(b))
 	if err != nil {
 		return nil, err
 	}

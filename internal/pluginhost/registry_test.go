@@ -13,9 +13,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/sokod/sokod/board"
-	"github.com/sokod/sokod/internal/builtin"
 	"github.com/sokod/sokod/internal/engine"
-	"github.com/sokod/sokod/internal/pluginhost/enginetables"
+	"github.com/sokod/sokod/internal/planners"
 	"github.com/sokod/sokod/sdk"
 	"github.com/sokod/sokod/sokoban"
 )
@@ -46,7 +45,7 @@ func TestRegistryList(t *testing.T) {
 		{"plugin:matching", "heuristic", "sokod-plugin-matching", "ready", []sdk.Capability{tables, adm}},
 		{"simple", "heuristic", "built-in", "ready", []sdk.Capability{tables, adm}},
 	}
-	for _, p := range builtin.Planners() {
+	for _, p := range planners.All() {
 		want = append(want, row{p.Name, "planner", "built-in", "ready", []sdk.Capability{}})
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
@@ -56,7 +55,7 @@ func TestRegistryList(t *testing.T) {
 
 func TestRegistryPlanner(t *testing.T) {
 	r := NewRegistry(nil, nil)
-	for _, spec := range builtin.Planners() {
+	for _, spec := range planners.All() {
 		p, err := r.Planner(context.Background(), spec.Name)
 		if err != nil || p.Name != spec.Name || p.Source != SourceBuiltin || p.Planner == nil {
 			t.Errorf("%s: %+v, %v", spec.Name, p, err)
@@ -247,7 +246,7 @@ func TestLevelOfMatchesSDK(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if diff := cmp.Diff(want, enginetables.LevelOf(b)); diff != "" {
+		if diff := cmp.Diff(want, sdk.LevelFromBoard(b)); diff != "" {
 			t.Errorf("level %d: engine numbering differs from the SDK's (-sdk +engine):\n%s", i+1, diff)
 		}
 	}
@@ -259,7 +258,7 @@ func BenchmarkEstimate(b *testing.B) {
 	h, _ := newHost(b, Options{Dirs: []string{pluginDir(b, "estimator")}})
 	bd := testBoard(b)
 	ctx := context.Background()
-	prep, err := h.Lookup("estimator").Heuristic().Prepare(ctx, enginetables.LevelOf(bd))
+	prep, err := h.Lookup("estimator").Heuristic().Prepare(ctx, sdk.LevelFromBoard(bd))
 	if err != nil {
 		b.Fatal(err)
 	}

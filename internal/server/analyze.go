@@ -11,8 +11,8 @@ import (
 	"google.golang.org/protobuf/types/known/timestamppb"
 
 	"github.com/sokod/sokod/board"
-	"github.com/sokod/sokod/internal/builtin"
 	"github.com/sokod/sokod/internal/engine"
+	"github.com/sokod/sokod/internal/heuristics"
 	"github.com/sokod/sokod/sokoban"
 
 	sokodv1 "github.com/sokod/sokod/proto/sokod/v1"
@@ -161,7 +161,7 @@ func (v *service) analyze(ctx context.Context, req *sokodv1.AnalyzeRequest, leve
 		resp.LowerBound = -1
 		return resp, nil
 	}
-	h := builtin.Matching(b)
+	h := heuristics.Matching(b)
 	bound, ok, err := engine.LowerBoundContext(ctx, b, h, boxes, player)
 	if err != nil {
 		return nil, fmt.Errorf("lower bound: %w", err)

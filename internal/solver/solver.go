@@ -18,7 +18,6 @@ import (
 	"github.com/sokod/sokod/board"
 	"github.com/sokod/sokod/internal/engine"
 	"github.com/sokod/sokod/internal/pluginhost"
-	"github.com/sokod/sokod/internal/pluginhost/enginetables"
 	"github.com/sokod/sokod/sdk"
 	"github.com/sokod/sokod/sokoban"
 )
@@ -466,7 +465,7 @@ type plans struct {
 // before the deadline, the last with all of it.
 func runPlanners(ctx context.Context, b *engine.Board, req Request, memory int64, tm times) plans {
 	var pr plans
-	level := enginetables.LevelOf(b)
+	level := sdk.LevelFromBoard(b)
 	host := pluginhost.NewBoardHost(b, tm.clock)
 	share := req.PlannerShare
 	if share <= 0 || share > 100 {

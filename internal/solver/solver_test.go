@@ -12,8 +12,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/sokod/sokod/board"
-	"github.com/sokod/sokod/internal/builtin"
 	"github.com/sokod/sokod/internal/engine"
+	"github.com/sokod/sokod/internal/heuristics"
 	"github.com/sokod/sokod/sdk"
 	"github.com/sokod/sokod/sokoban"
 )
@@ -52,7 +52,7 @@ func solution(t *testing.T, text string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := engine.Solve(context.Background(), b, engine.Options{Objective: engine.ObjectiveAny, Heuristic: builtin.Matching(b), Budget: engine.Budget{Memory: 64 << 20}})
+	r, err := engine.Solve(context.Background(), b, engine.Options{Objective: engine.ObjectiveAny, Heuristic: heuristics.Matching(b), Budget: engine.Budget{Memory: 64 << 20}})
 	if err != nil || r.Status != engine.Solved {
 		t.Fatalf("engine: %v %v", r.Status, err)
 	}
@@ -62,7 +62,7 @@ func solution(t *testing.T, text string) string {
 type matching struct{}
 
 func (matching) Prepare(_ context.Context, b *engine.Board) (*engine.Heuristic, error) {
-	return builtin.Matching(b), nil
+	return heuristics.Matching(b), nil
 }
 
 // fakePlanner answers with a fixed result and records what it was given.
@@ -404,7 +404,7 @@ func TestAlreadySolved(t *testing.T) {
 type blind struct{}
 
 func (blind) Prepare(_ context.Context, b *engine.Board) (*engine.Heuristic, error) {
-	h := builtin.Simple(b)
+	h := heuristics.Simple(b)
 	h.Name, h.RegionCosts = "blind", nil
 	for i, c := range h.Costs {
 		if c != engine.Inf {

@@ -11,9 +11,8 @@ import (
 	"time"
 
 	"github.com/sokod/sokod/board"
-	"github.com/sokod/sokod/internal/builtin/plannertest"
+	"github.com/sokod/sokod/internal/planners/plannertest"
 	"github.com/sokod/sokod/internal/pluginhost"
-	"github.com/sokod/sokod/internal/pluginhost/enginetables"
 	"github.com/sokod/sokod/sdk"
 	"github.com/sokod/sokod/sokoban"
 
@@ -52,7 +51,7 @@ func TestPlanThroughPlugin(t *testing.T) {
 				t.Errorf("info %+v, want the name %s", info, n)
 			}
 			res, err := p.Planner().Plan(context.Background(),
-				&sdk.PlanRequest{Level: enginetables.LevelOf(b), Budget: sdk.Budget{Time: time.Minute}},
+				&sdk.PlanRequest{Level: sdk.LevelFromBoard(b), Budget: sdk.Budget{Time: time.Minute}},
 				pluginhost.NewBoardHost(b, nil), func(sdk.PlanProgress) {})
 			if err != nil {
 				t.Fatal(err)

@@ -14,73 +14,12 @@
 package enginetables
 
 import (
-	"context"
 	"fmt"
 	"slices"
 
-	"github.com/sokod/sokod/board"
 	"github.com/sokod/sokod/internal/engine"
 	"github.com/sokod/sokod/sdk"
-	"github.com/sokod/sokod/sokoban"
 )
-
-// LevelOf numbers an analysed board for the plugin protocol.
-func LevelOf(b *engine.Board) *sdk.Level {
-	l := &sdk.Level{
-		Width:   b.Width,
-		Height:  b.Height,
-		Squares: make([]int, b.Squares),
-		Goals:   make([]int, len(b.Goals)),
-		Boxes:   make([]int, len(b.StartBoxes)),
-		Player:  int(b.StartPlayer),
-		XSB:     b.Level.XSB(),
-		Title:   b.Level.Title,
-	}
-	for i, c := range b.Cell[:b.Squares] {
-		l.Squares[i] = int(c)
-	}
-	for i, g := range b.Goals {
-		l.Goals[i] = int(g)
-	}
-	for i, s := range b.StartBoxes {
-		l.Boxes[i] = int(s)
-	}
-	slices.Sort(l.Boxes)
-	return l
-}
-
-// Board analyses a protocol level with the engine, checking that the
-// engine numbers its squares and goals exactly as the level does; tables
-// indexed any other way would be silently wrong. The analysis stops when
-// ctx ends, with an error wrapping ctx's.
-func Board(ctx context.Context, l *sdk.Level) (*engine.Board, error) {
-	sl, err := sokoban.Parse(l.XSBFromSquares())
-	if err != nil {
-		return nil, fmt.Errorf("%w: level does not parse: %w", sdk.ErrBadRequest, err)
-	}
-	b, err := board.AnalyzeContext(ctx, sl)
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil, err
-		}
-		return nil, fmt.Errorf("%w: %w", sdk.ErrBadRequest, err)
-	}
-	if b.Squares != len(l.Squares) || len(b.Goals) != len(l.Goals) || len(b.StartBoxes) != len(l.Boxes) {
-		return nil, fmt.Errorf("numbering differs: engine has %d squares, %d goals, %d boxes; level has %d, %d, %d",
-			b.Squares, len(b.Goals), len(b.StartBoxes), len(l.Squares), len(l.Goals), len(l.Boxes))
-	}
-	for i, c := range l.Squares {
-		if int(b.Cell[i]) != c {
-			return nil, fmt.Errorf("numbering differs: engine square %d is cell %d, the level's is cell %d", i, b.Cell[i], c)
-		}
-	}
-	for i, g := range l.Goals {
-		if int(b.Goals[i]) != g {
-			return nil, fmt.Errorf("numbering differs: engine goal %d is square %d, the level's is %d", i, b.Goals[i], g)
-		}
-	}
-	return b, nil
-}
 
 // Tables converts a compiled engine heuristic to the protocol's tables.
 func Tables(b *engine.Board, h *engine.Heuristic) (*sdk.HeuristicTables, error) {

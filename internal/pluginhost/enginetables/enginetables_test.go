@@ -1,15 +1,14 @@
 package enginetables_test
 
 import (
-	"context"
 	"os"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/sokod/sokod/board"
-	"github.com/sokod/sokod/internal/builtin"
 	"github.com/sokod/sokod/internal/engine"
+	"github.com/sokod/sokod/internal/heuristics"
 	"github.com/sokod/sokod/internal/pluginhost/enginetables"
 	"github.com/sokod/sokod/sdk"
 	"github.com/sokod/sokod/sokoban"
@@ -44,7 +43,7 @@ func fixtureBoards(t *testing.T) []*engine.Board {
 // engine's row for the player's region.
 func TestSidesMatchRegions(t *testing.T) {
 	for i, b := range fixtureBoards(t) {
-		h := builtin.Matching(b)
+		h := heuristics.Matching(b)
 		if h.RegionCosts == nil {
 			t.Fatalf("board %d: no region costs", i)
 		}
@@ -52,7 +51,7 @@ func TestSidesMatchRegions(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		l := enginetables.LevelOf(b)
+		l := sdk.LevelFromBoard(b)
 		g := len(b.Goals)
 		for sq := range b.Squares {
 			for p := range b.Squares {
@@ -77,7 +76,7 @@ func TestSidesMatchRegions(t *testing.T) {
 // checks that the engine sees the same costs in every row it can use.
 func TestRoundTrip(t *testing.T) {
 	for i, b := range fixtureBoards(t) {
-		for _, spec := range builtin.Heuristics() {
+		for _, spec := range heuristics.All() {
 			h, err := spec.Prepare(b)
 			if err != nil {
 				t.Fatal(err)
@@ -115,27 +114,13 @@ func TestRoundTrip(t *testing.T) {
 
 func TestPenaltiesRefused(t *testing.T) {
 	b := fixtureBoards(t)[0]
-	tables, err := enginetables.Tables(b, builtin.Simple(b))
+	tables, err := enginetables.Tables(b, heuristics.Simple(b))
 	if err != nil {
 		t.Fatal(err)
 	}
 	tables.Penalties = []sdk.Penalty{{Squares: []int{0}, Cost: 1}}
 	if _, err := enginetables.Heuristic("x", b, &sdk.PreparedHeuristic{Tables: tables}); err == nil {
 		t.Error("penalty patterns accepted, though the search would ignore them")
-	}
-}
-
-func TestBoardChecksNumbering(t *testing.T) {
-	b := fixtureBoards(t)[0]
-	l := enginetables.LevelOf(b)
-	if _, err := enginetables.Board(context.Background(), l); err != nil {
-		t.Fatalf("own numbering refused: %v", err)
-	}
-	// Cell 0, the top-left corner, is never interior: listed as a square,
-	// it is one the player cannot reach, which the engine does not number.
-	l.Squares = append([]int{0}, l.Squares...)
-	if _, err := enginetables.Board(context.Background(), l); err == nil {
-		t.Error("a level with a square outside the player's reach was accepted")
 	}
 }
 

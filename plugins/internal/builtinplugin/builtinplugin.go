@@ -12,7 +12,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/sokod/sokod/internal/builtin"
+	"github.com/sokod/sokod/internal/heuristics"
 	"github.com/sokod/sokod/internal/pluginhost/enginetables"
 	"github.com/sokod/sokod/sdk"
 	"github.com/sokod/sokod/sdk/pluginserver"
@@ -20,13 +20,13 @@ import (
 
 // Heuristic is a built-in heuristic behind the SDK's interface.
 type Heuristic struct {
-	Spec builtin.HeuristicSpec
+	Spec heuristics.Spec
 }
 
 // Prepare analyses the level as the engine does and compiles the built-in
 // heuristic to tables, the player-side refinement included.
 func (h Heuristic) Prepare(ctx context.Context, l *sdk.Level) (*sdk.PreparedHeuristic, error) {
-	b, err := enginetables.Board(ctx, l)
+	b, err := l.Analyze(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -45,7 +45,7 @@ func (h Heuristic) Prepare(ctx context.Context, l *sdk.Level) (*sdk.PreparedHeur
 // name.
 func ServeHeuristic(name, version string) {
 	logger := sdk.NewLogger(name)
-	spec, err := builtin.LookupHeuristic(name)
+	spec, err := heuristics.Lookup(name)
 	if err != nil {
 		logger.Error("no such built-in", "error", err)
 		os.Exit(1)
@@ -58,7 +58,7 @@ func ServeHeuristic(name, version string) {
 }
 
 // HeuristicInfo describes the plugin serving spec.
-func HeuristicInfo(spec builtin.HeuristicSpec, version string) sdk.Info {
+func HeuristicInfo(spec heuristics.Spec, version string) sdk.Info {
 	caps := []sdk.Capability{sdk.CapHeuristicTables}
 	if spec.Admissible {
 		caps = append(caps, sdk.CapAdmissible)
@@ -76,7 +76,7 @@ type DeadSquares struct{}
 
 // Prepare analyses the level and lists its dead squares.
 func (DeadSquares) Prepare(ctx context.Context, l *sdk.Level) (*sdk.PreparedDeadlocks, error) {
-	b, err := enginetables.Board(ctx, l)
+	b, err := l.Analyze(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -6,7 +6,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/sokod/sokod/internal/builtin"
+	"github.com/sokod/sokod/internal/heuristics"
 	"github.com/sokod/sokod/internal/pluginhost/enginetables"
 	"github.com/sokod/sokod/sdk"
 	"github.com/sokod/sokod/sokoban"
@@ -42,11 +42,11 @@ func TestDeadSquares(t *testing.T) {
 
 func TestHeuristicTablesMatchBuiltin(t *testing.T) {
 	l := level(t, "#######\n#.@ # #\n#$* $ #\n#   $ #\n# ..  #\n#  *  #\n#######\n")
-	b, err := enginetables.Board(context.Background(), l)
+	b, err := l.Analyze(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, spec := range builtin.Heuristics() {
+	for _, spec := range heuristics.All() {
 		p, err := Heuristic{Spec: spec}.Prepare(context.Background(), l)
 		if err != nil {
 			t.Fatal(err)

@@ -7,13 +7,13 @@ package serve
 import (
 	"os"
 
-	"github.com/sokod/sokod/internal/builtin"
+	"github.com/sokod/sokod/internal/planners"
 	"github.com/sokod/sokod/sdk"
 	"github.com/sokod/sokod/sdk/pluginserver"
 )
 
 // Info describes the plugin serving spec.
-func Info(spec builtin.PlannerSpec, version string) sdk.Info {
+func Info(spec planners.Spec, version string) sdk.Info {
 	return sdk.Info{Name: spec.Name, Version: version, Summary: spec.Summary + " [built-in served as a plugin]",
 		Kinds: []sdk.Kind{sdk.KindPlanner}, Capabilities: []sdk.Capability{sdk.CapPlannerHost}}
 }
@@ -22,7 +22,7 @@ func Info(spec builtin.PlannerSpec, version string) sdk.Info {
 // plugin process ends.
 func Planner(name, version string) {
 	logger := sdk.NewLogger(name)
-	spec, err := builtin.LookupPlanner(name)
+	spec, err := planners.Lookup(name)
 	if err != nil {
 		logger.Error("no such built-in", "error", err)
 		os.Exit(1)

@@ -1,0 +1,53 @@
+package sdk_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/sokod/sokod/board"
+	"github.com/sokod/sokod/sdk"
+	"github.com/sokod/sokod/sokoban"
+)
+
+// TestAnalyzeKeepsNumbering checks that a level numbered from a board
+// analyses to the same board, and that Analyze refuses a numbering the
+// board package does not share.
+func TestAnalyzeKeepsNumbering(t *testing.T) {
+	sl, err := sokoban.Parse(testXSB)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := board.Analyze(sl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := sdk.LevelFromBoard(want)
+	fromSokoban, err := sdk.LevelFromSokoban(sl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(fromSokoban, l); diff != "" {
+		t.Errorf("LevelFromBoard and LevelFromSokoban disagree (-sokoban +board):\n%s", diff)
+	}
+	got, err := l.Analyze(context.Background())
+	if err != nil {
+		t.Fatalf("own numbering refused: %v", err)
+	}
+	if diff := cmp.Diff(want.Dist, got.Dist); diff != "" {
+		t.Errorf("distances differ (-want +got):\n%s", diff)
+	}
+	// Cell 0, the top-left corner, is never interior: listed as a square,
+	// it is one the player cannot reach, which the board does not number.
+	l.Squares = append([]int{0}, l.Squares...)
+	if _, err := l.Analyze(context.Background()); err == nil {
+		t.Error("a level with a square outside the player's reach was accepted")
+	}
+	bad := sdk.LevelFromBoard(want)
+	bad.Boxes = nil
+	if _, err := bad.Analyze(context.Background()); !errors.Is(err, sdk.ErrBadRequest) {
+		t.Errorf("a level without boxes: got %v, want ErrBadRequest", err)
+	}
+}

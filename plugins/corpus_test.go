@@ -11,7 +11,8 @@ import (
 
 	"github.com/sokod/sokod/board"
 	"github.com/sokod/sokod/internal/engine"
-	"github.com/sokod/sokod/internal/pluginhost"
+	"github.com/sokod/sokod/internal/registry"
+	"github.com/sokod/sokod/internal/supervisor"
 	"github.com/sokod/sokod/sokoban"
 )
 
@@ -49,9 +50,9 @@ func BenchmarkCorpusPluginVsBuiltin(b *testing.B) {
 		}
 		levels = append(levels, c.Levels...)
 	}
-	host := pluginhost.New(pluginhost.Options{Dirs: []string{binDir}})
+	host := supervisor.New(supervisor.Options{Dirs: []string{binDir}})
 	b.Cleanup(host.Close)
-	reg := pluginhost.NewRegistry(host, nil)
+	reg := registry.New(host, nil)
 	ctx := context.Background()
 	builtinH, err := reg.Heuristic(ctx, "matching")
 	if err != nil {
@@ -67,7 +68,7 @@ func BenchmarkCorpusPluginVsBuiltin(b *testing.B) {
 	// does the same work for both (the test fails otherwise), so the prepare
 	// is where the plugin can cost more, and the rest of any difference is
 	// noise from the machine.
-	solve := func(h *pluginhost.Heuristic, bd *engine.Board, prep *time.Duration) (*engine.Result, time.Duration) {
+	solve := func(h *registry.Heuristic, bd *engine.Board, prep *time.Duration) (*engine.Result, time.Duration) {
 		start := time.Now()
 		eh, err := h.Prepare(ctx, bd)
 		if err != nil {

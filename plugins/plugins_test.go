@@ -14,7 +14,8 @@ import (
 
 	"github.com/sokod/sokod/board"
 	"github.com/sokod/sokod/internal/engine"
-	"github.com/sokod/sokod/internal/pluginhost"
+	"github.com/sokod/sokod/internal/registry"
+	"github.com/sokod/sokod/internal/supervisor"
 	"github.com/sokod/sokod/sdk/plugintest"
 	"github.com/sokod/sokod/sokoban"
 
@@ -115,9 +116,9 @@ func TestPythonConformance(t *testing.T) {
 // admissible, so both prove the same optimal push count.
 func TestPythonSolves(t *testing.T) {
 	needPython(t)
-	host := pluginhost.New(pluginhost.Options{Dirs: []string{pythonDir}, StartTimeout: 30 * time.Second})
+	host := supervisor.New(supervisor.Options{Dirs: []string{pythonDir}, StartTimeout: 30 * time.Second})
 	t.Cleanup(host.Close)
-	reg := pluginhost.NewRegistry(host, nil)
+	reg := registry.New(host, nil)
 	ctx := context.Background()
 	py, err := reg.Heuristic(ctx, "pydistance")
 	if err != nil {
@@ -141,7 +142,7 @@ func TestPythonSolves(t *testing.T) {
 				t.Fatal(err)
 			}
 			pushes := map[string]int{}
-			for _, h := range []*pluginhost.Heuristic{py, builtinMatching} {
+			for _, h := range []*registry.Heuristic{py, builtinMatching} {
 				eh, err := h.Prepare(ctx, b)
 				if err != nil {
 					t.Fatal(err)
@@ -187,7 +188,7 @@ func TestConformanceTarget(t *testing.T) {
 func TestSuiteCatchesBadPlugins(t *testing.T) {
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "testplugin")
-	if out, err := exec.Command("go", "build", "-o", bin, "../internal/pluginhost/testdata/testplugin").CombinedOutput(); err != nil {
+	if out, err := exec.Command("go", "build", "-o", bin, "../internal/supervisor/testdata/testplugin").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	tests := []struct {

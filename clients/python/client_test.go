@@ -18,7 +18,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sokod/sokod/internal/pluginhost"
+	"github.com/sokod/sokod/internal/registry"
 	"github.com/sokod/sokod/internal/server"
 )
 
@@ -34,7 +34,7 @@ func needPython(t *testing.T) {
 // startDaemon serves the daemon on a new socket and returns its address.
 func startDaemon(t *testing.T) string {
 	t.Helper()
-	srv, err := server.New(server.Options{Components: pluginhost.NewRegistry(nil, nil),
+	srv, err := server.New(server.Options{Components: registry.New(nil, nil),
 		Limits: server.Limits{Time: time.Minute, Memory: 256 << 20}, MaxJobs: 2, Queue: 4, Version: "test"})
 	if err != nil {
 		t.Fatal(err)

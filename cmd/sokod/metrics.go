@@ -14,17 +14,17 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
-	"github.com/sokod/sokod/internal/pluginhost"
 	"github.com/sokod/sokod/internal/server"
+	"github.com/sokod/sokod/internal/supervisor"
 )
 
 // metricsRegistry gathers the daemon's Prometheus metrics: its jobs and
 // calls, its plugins, the Go runtime and the process (resident memory,
 // and its peak where the system reports it).
-func metricsRegistry(srv *server.Server, host *pluginhost.Host) *prometheus.Registry {
+func metricsRegistry(srv *server.Server, host *supervisor.Supervisor) *prometheus.Registry {
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(srv.Collectors()...)
-	reg.MustRegister(pluginhost.Collector(host),
+	reg.MustRegister(supervisor.Collector(host),
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "sokod_process_peak_resident_memory_bytes",

@@ -8,13 +8,14 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/sokod/sokod/internal/pluginhost"
+	"github.com/sokod/sokod/internal/registry"
+	"github.com/sokod/sokod/internal/supervisor"
 )
 
 // pluginsOutput is the "sokod plugins list --json" document.
 type pluginsOutput struct {
 	// Components lists every component, built-in and external.
-	Components []pluginhost.Component `json:"components"`
+	Components []registry.Component `json:"components"`
 	// Warnings are discovery problems: missing directories, plugin files
 	// that are not executable or not validly named.
 	Warnings []string `json:"warnings"`
@@ -25,14 +26,14 @@ type pluginsOutput struct {
 // built-ins, and the function that stops the plugin processes. Plugins are
 // not started here: the registry starts each when it is first resolved, and
 // "plugins list" starts them all.
-func openRegistry(env *Env) (*pluginhost.Registry, *pluginhost.Host, func()) {
-	host := pluginhost.New(pluginhost.Options{
+func openRegistry(env *Env) (*registry.Registry, *supervisor.Supervisor, func()) {
+	host := supervisor.New(supervisor.Options{
 		Dirs:         env.Config.Plugins.Dirs,
 		StartTimeout: env.Config.Plugins.StartTimeout,
 		Checksums:    env.Config.Plugins.Checksums(),
 		Logger:       env.Log,
 	})
-	return pluginhost.NewRegistry(host, env.Log), host, host.Close
+	return registry.New(host, env.Log), host, host.Close
 }
 
 func pluginsCommand(env *Env) *cobra.Command {

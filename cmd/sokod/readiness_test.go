@@ -12,7 +12,7 @@ import (
 // plugins.start_timeout (health answered only after 10 s).
 func TestPluginHangingAtStartDoesNotDelayReadiness(t *testing.T) {
 	dir := t.TempDir()
-	if out, err := exec.Command("go", "build", "-o", filepath.Join(dir, "sokod-plugin-startless"), "../../internal/pluginhost/testdata/testplugin").CombinedOutput(); err != nil {
+	if out, err := exec.Command("go", "build", "-o", filepath.Join(dir, "sokod-plugin-startless"), "../../internal/supervisor/testdata/testplugin").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	sock := filepath.Join(shortDir(t), "s.sock")

@@ -12,7 +12,7 @@ import (
 
 	"github.com/sokod/sokod/internal/engine"
 	"github.com/sokod/sokod/internal/heuristics"
-	"github.com/sokod/sokod/internal/pluginhost"
+	"github.com/sokod/sokod/internal/registry"
 	"github.com/sokod/sokod/internal/solver"
 	"github.com/sokod/sokod/sokoban"
 )
@@ -54,7 +54,7 @@ type solveSettings struct {
 	objective   engine.Objective
 	strategy    engine.Strategy
 	off         engine.Techniques
-	heuristic   *pluginhost.Heuristic
+	heuristic   *registry.Heuristic
 	deadlocks   []solver.Deadlocks
 	planners    []solver.Planner
 	searchShare int
@@ -74,7 +74,7 @@ type solveSettings struct {
 // --time, --memory, --nodes, --planners, --search-share and --portfolio flags set). The
 // components are resolved in reg, built-in or plugin; a plugin is started
 // here.
-func settingsFromFlags(ctx context.Context, env *Env, reg *pluginhost.Registry, objective, strategy, heuristic string, deadlocks []string) (solveSettings, error) {
+func settingsFromFlags(ctx context.Context, env *Env, reg *registry.Registry, objective, strategy, heuristic string, deadlocks []string) (solveSettings, error) {
 	var s solveSettings
 	obj, err := engine.ParseObjective(objective)
 	if err != nil {

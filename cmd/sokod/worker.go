@@ -9,7 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/sokod/sokod/internal/batch"
-	"github.com/sokod/sokod/internal/pluginhost"
+	"github.com/sokod/sokod/internal/registry"
 	"github.com/sokod/sokod/internal/store"
 )
 
@@ -39,7 +39,7 @@ func connectQueue(ctx context.Context, env *Env, url, name string) (*batch.Queue
 
 // levelSolver is the workers' solver: the configured components, limits,
 // fall-back and store.
-func levelSolver(env *Env, reg *pluginhost.Registry, st *store.Store) *batch.LevelSolver {
+func levelSolver(env *Env, reg *registry.Registry, st *store.Store) *batch.LevelSolver {
 	cfg := env.Config
 	s := &batch.LevelSolver{
 		Components: reg,

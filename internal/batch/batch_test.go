@@ -16,7 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/nats-io/nats.go/jetstream"
 
-	"github.com/sokod/sokod/internal/pluginhost"
+	"github.com/sokod/sokod/internal/registry"
 	"github.com/sokod/sokod/sokoban"
 )
 
@@ -73,7 +73,7 @@ func connect(t *testing.T, url string, opts Options) *Queue {
 
 // levelSolver is the workers' real solver on the built-in components.
 func levelSolver() *LevelSolver {
-	return &LevelSolver{Components: pluginhost.NewRegistry(nil, nil), Limits: Limits{Time: time.Minute, Memory: 64 << 20}, Planners: []string{"none"}}
+	return &LevelSolver{Components: registry.New(nil, nil), Limits: Limits{Time: time.Minute, Memory: 64 << 20}, Planners: []string{"none"}}
 }
 
 // runWorkers starts n workers of one slot each on q and returns the

@@ -7,17 +7,17 @@ import (
 	"time"
 
 	"github.com/sokod/sokod/internal/engine"
-	"github.com/sokod/sokod/internal/pluginhost"
+	"github.com/sokod/sokod/internal/registry"
 	"github.com/sokod/sokod/internal/solver"
 	"github.com/sokod/sokod/sokoban"
 )
 
-// Components resolves solve components by name; *pluginhost.Registry is
+// Components resolves solve components by name; *registry.Registry is
 // one.
 type Components interface {
-	Heuristic(ctx context.Context, name string) (*pluginhost.Heuristic, error)
-	Deadlocks(ctx context.Context, name string) (*pluginhost.Deadlocks, error)
-	Planner(ctx context.Context, name string) (*pluginhost.Planner, error)
+	Heuristic(ctx context.Context, name string) (*registry.Heuristic, error)
+	Deadlocks(ctx context.Context, name string) (*registry.Deadlocks, error)
+	Planner(ctx context.Context, name string) (*registry.Planner, error)
 }
 
 // Limits are a worker's per-solve limits: the budget of a job that sets

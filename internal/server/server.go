@@ -32,22 +32,22 @@ import (
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 	"google.golang.org/grpc/reflection"
 
-	"github.com/sokod/sokod/internal/pluginhost"
+	"github.com/sokod/sokod/internal/registry"
 	"github.com/sokod/sokod/internal/solver"
 	sokodv1 "github.com/sokod/sokod/proto/sokod/v1"
 )
 
-// Components resolves solve components by name; *pluginhost.Registry is
+// Components resolves solve components by name; *registry.Registry is
 // one. Tests pass fakes that wrap a registry of built-ins.
 type Components interface {
 	// Heuristic resolves a heuristic; "" is the default.
-	Heuristic(ctx context.Context, name string) (*pluginhost.Heuristic, error)
+	Heuristic(ctx context.Context, name string) (*registry.Heuristic, error)
 	// Deadlocks resolves a deadlock detector.
-	Deadlocks(ctx context.Context, name string) (*pluginhost.Deadlocks, error)
+	Deadlocks(ctx context.Context, name string) (*registry.Deadlocks, error)
 	// Planner resolves a planner.
-	Planner(ctx context.Context, name string) (*pluginhost.Planner, error)
+	Planner(ctx context.Context, name string) (*registry.Planner, error)
 	// List lists every component for ListComponents.
-	List() []pluginhost.Component
+	List() []registry.Component
 }
 
 // Limits are the daemon's per-solve limits: the defaults of a request that

@@ -22,7 +22,7 @@ import (
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/testing/protocmp"
 
-	"github.com/sokod/sokod/internal/pluginhost"
+	"github.com/sokod/sokod/internal/registry"
 	"github.com/sokod/sokod/sdk"
 	"github.com/sokod/sokod/sokoban"
 
@@ -51,13 +51,13 @@ func readFile(t *testing.T, path string) string {
 
 // fakeComponents are the built-ins plus planners defined by the test.
 type fakeComponents struct {
-	*pluginhost.Registry
+	*registry.Registry
 	planners map[string]sdk.Planner
 }
 
-func (f fakeComponents) Planner(ctx context.Context, name string) (*pluginhost.Planner, error) {
+func (f fakeComponents) Planner(ctx context.Context, name string) (*registry.Planner, error) {
 	if p, ok := f.planners[name]; ok {
-		return &pluginhost.Planner{Name: name, Source: "test", Planner: p}, nil
+		return &registry.Planner{Name: name, Source: "test", Planner: p}, nil
 	}
 	return f.Registry.Planner(ctx, name)
 }
@@ -71,7 +71,7 @@ func (p fixedPlanner) Plan(ctx context.Context, req *sdk.PlanRequest, host sdk.H
 
 // testComponents are the built-ins and the planners "good" and "bad".
 func testComponents() Components {
-	return fakeComponents{Registry: pluginhost.NewRegistry(nil, nil), planners: map[string]sdk.Planner{
+	return fakeComponents{Registry: registry.New(nil, nil), planners: map[string]sdk.Planner{
 		"good": fixedPlanner{warehouseSolution}, "bad": fixedPlanner{"r"}}}
 }
 
@@ -735,7 +735,7 @@ func TestAnalyze(t *testing.T) {
 }
 
 func TestListComponents(t *testing.T) {
-	ts := startServer(t, Options{Components: pluginhost.NewRegistry(nil, nil)})
+	ts := startServer(t, Options{Components: registry.New(nil, nil)})
 	got, err := ts.client.ListComponents(testContext(t), &sokodv1.ListComponentsRequest{})
 	if err != nil {
 		t.Fatal(err)
@@ -871,7 +871,7 @@ func TestShutdownCancelsJobs(t *testing.T) {
 
 // TestServesUnixAndTCP: one server answers on both listeners.
 func TestServesUnixAndTCP(t *testing.T) {
-	srv, err := New(Options{Components: pluginhost.NewRegistry(nil, nil), Limits: Limits{Time: time.Minute, Memory: 64 << 20}, Token: "secret"})
+	srv, err := New(Options{Components: registry.New(nil, nil), Limits: Limits{Time: time.Minute, Memory: 64 << 20}, Token: "secret"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -905,7 +905,7 @@ func TestServesUnixAndTCP(t *testing.T) {
 }
 
 func TestNewRefusesBadOptions(t *testing.T) {
-	reg := pluginhost.NewRegistry(nil, nil)
+	reg := registry.New(nil, nil)
 	for name, opts := range map[string]Options{
 		"no components":       {Limits: Limits{Time: time.Second, Memory: 1 << 30}},
 		"no time":             {Components: reg, Limits: Limits{Memory: 1 << 30}},

@@ -13,8 +13,9 @@ import (
 
 	"github.com/sokod/sokod/config"
 	"github.com/sokod/sokod/internal/engine"
-	"github.com/sokod/sokod/internal/pluginhost"
+	"github.com/sokod/sokod/internal/registry"
 	"github.com/sokod/sokod/internal/solver"
+	"github.com/sokod/sokod/internal/supervisor"
 	"github.com/sokod/sokod/sokoban"
 
 	sokodv1 "github.com/sokod/sokod/proto/sokod/v1"
@@ -31,7 +32,7 @@ type service struct {
 type settings struct {
 	objective   engine.Objective
 	strategy    engine.Strategy
-	heuristic   *pluginhost.Heuristic
+	heuristic   *registry.Heuristic
 	deadlocks   []solver.Deadlocks
 	planners    []solver.Planner
 	budget      solver.Budget
@@ -50,9 +51,9 @@ func optionError(name string, format string, args ...any) error {
 // a client retries), one taken out of use FAILED_PRECONDITION, a plugin
 // that refused INVALID_ARGUMENT, like an unknown name or a component that
 // cannot do what the options ask. A plugin's failure is told briefly
-// (pluginhost.Error.Brief); its cause goes to the daemon's log.
+// (supervisor.Error.Brief); its cause goes to the daemon's log.
 func (s *Server) componentError(option string, err error) error {
-	var pe *pluginhost.Error
+	var pe *supervisor.Error
 	if !errors.As(err, &pe) {
 		return optionError(option, "%v", err)
 	}
@@ -60,9 +61,9 @@ func (s *Server) componentError(option string, err error) error {
 	md := map[string]string{"option": option, "plugin": pe.Plugin}
 	msg := option + ": " + pe.Brief()
 	switch pe.Kind {
-	case pluginhost.ErrDisabled, pluginhost.ErrNotFound, pluginhost.ErrChecksum:
+	case supervisor.ErrDisabled, supervisor.ErrNotFound, supervisor.ErrChecksum:
 		return rpcError(codes.FailedPrecondition, reasonPluginDisabled, md, msg)
-	case pluginhost.ErrRefused:
+	case supervisor.ErrRefused:
 		return rpcError(codes.InvalidArgument, reasonInvalidOption, md, msg)
 	}
 	return rpcError(codes.Unavailable, reasonPluginUnavailable, md, msg)
@@ -332,7 +333,7 @@ func (s *Server) outcome(ctx context.Context, level *sokoban.Level, st settings,
 		var ce *solver.ComponentError
 		if errors.As(err, &ce) {
 			res.GiveUpReason = sokodv1.GiveUpReason_GIVE_UP_REASON_PLUGIN_FAILED
-			var pe *pluginhost.Error
+			var pe *supervisor.Error
 			if errors.As(err, &pe) {
 				s.log.Warn("component failed", "what", ce.What, "error", err)
 				res.Reason = ce.What + ": " + pe.Brief()

@@ -9,7 +9,8 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
-	"github.com/sokod/sokod/internal/pluginhost"
+	"github.com/sokod/sokod/internal/registry"
+	"github.com/sokod/sokod/internal/supervisor"
 	sokodv1 "github.com/sokod/sokod/proto/sokod/v1"
 )
 
@@ -19,7 +20,7 @@ type failingComponents struct {
 	err error
 }
 
-func (f failingComponents) Heuristic(ctx context.Context, name string) (*pluginhost.Heuristic, error) {
+func (f failingComponents) Heuristic(ctx context.Context, name string) (*registry.Heuristic, error) {
 	if name == "flaky" {
 		return nil, f.err
 	}
@@ -31,17 +32,17 @@ func (f failingComponents) Heuristic(ctx context.Context, name string) (*pluginh
 // out of use FAILED_PRECONDITION; the message names the plugin and what
 // happened, never the binary's path or checksum.
 func TestPluginErrorStatuses(t *testing.T) {
-	checksum := &pluginhost.Error{Plugin: "flaky", Op: "start", Kind: pluginhost.ErrChecksum,
+	checksum := &supervisor.Error{Plugin: "flaky", Op: "start", Kind: supervisor.ErrChecksum,
 		Err: errors.New("/opt/secret/sokod-plugin-flaky has sha256 0123abcd, pinned 4567ef")}
-	crash := &pluginhost.Error{Plugin: "flaky", Op: "prepare heuristic", Kind: pluginhost.ErrCrashed,
+	crash := &supervisor.Error{Plugin: "flaky", Op: "prepare heuristic", Kind: supervisor.ErrCrashed,
 		Err: errors.New("transport: dial unix /tmp/plugin0042: connection refused")}
 	tests := []struct {
 		name string
 		err  error
 		code codes.Code
 	}{
-		{"restarting", &pluginhost.Error{Plugin: "flaky", Op: "start", Kind: pluginhost.ErrUnavailable, Err: crash}, codes.Unavailable},
-		{"taken out of use", &pluginhost.Error{Plugin: "flaky", Op: "start", Kind: pluginhost.ErrDisabled, Err: checksum}, codes.FailedPrecondition},
+		{"restarting", &supervisor.Error{Plugin: "flaky", Op: "start", Kind: supervisor.ErrUnavailable, Err: crash}, codes.Unavailable},
+		{"taken out of use", &supervisor.Error{Plugin: "flaky", Op: "start", Kind: supervisor.ErrDisabled, Err: checksum}, codes.FailedPrecondition},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

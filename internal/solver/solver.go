@@ -17,7 +17,8 @@ import (
 
 	"github.com/sokod/sokod/board"
 	"github.com/sokod/sokod/internal/engine"
-	"github.com/sokod/sokod/internal/pluginhost"
+	"github.com/sokod/sokod/internal/hostservice"
+	"github.com/sokod/sokod/internal/supervisor"
 	"github.com/sokod/sokod/sdk"
 	"github.com/sokod/sokod/sokoban"
 )
@@ -70,13 +71,13 @@ func defaultShare(o engine.Objective) int {
 const minSearchMemory = 1 << 20
 
 // Heuristic compiles a lower bound for one analysed board; a
-// pluginhost.Heuristic is one.
+// registry.Heuristic is one.
 type Heuristic interface {
 	Prepare(ctx context.Context, b *engine.Board) (*engine.Heuristic, error)
 }
 
 // Deadlocks compiles a deadlock detector for one analysed board; a
-// pluginhost.Deadlocks is one.
+// registry.Deadlocks is one.
 type Deadlocks interface {
 	Prepare(ctx context.Context, b *engine.Board) (*engine.Deadlocks, error)
 }
@@ -466,7 +467,7 @@ type plans struct {
 func runPlanners(ctx context.Context, b *engine.Board, req Request, memory int64, tm times) plans {
 	var pr plans
 	level := sdk.LevelFromBoard(b)
-	host := pluginhost.NewBoardHost(b, tm.clock)
+	host := hostservice.New(b, tm.clock)
 	share := req.PlannerShare
 	if share <= 0 || share > 100 {
 		share = DefaultPlannerShare
@@ -570,7 +571,7 @@ func plan(ctx context.Context, p Planner, level *sdk.Level, host sdk.Host, req R
 		return run, nil, sokoban.Metrics{}
 	case err != nil:
 		run.Status, run.Reason = RunFailed, err.Error()
-		var pe *pluginhost.Error
+		var pe *supervisor.Error
 		if errors.As(err, &pe) {
 			// The cause (a path, a socket) is in the plugin host's log.
 			run.Reason = pe.Brief()

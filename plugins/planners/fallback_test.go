@@ -13,8 +13,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/sokod/sokod/internal/engine"
-	"github.com/sokod/sokod/internal/pluginhost"
+	"github.com/sokod/sokod/internal/registry"
 	"github.com/sokod/sokod/internal/solver"
+	"github.com/sokod/sokod/internal/supervisor"
 	"github.com/sokod/sokod/sdk"
 	"github.com/sokod/sokod/sokoban"
 )
@@ -52,12 +53,12 @@ func (r *recorder) Plan(context.Context, *sdk.PlanRequest, sdk.Host, func(sdk.Pl
 // and the host restarts the plugin.
 func TestKilledPlannerFallsBack(t *testing.T) {
 	dir := t.TempDir()
-	if b, err := exec.Command("go", "build", "-o", filepath.Join(dir, pluginhost.BinaryPrefix+"fess"), "./fess").CombinedOutput(); err != nil {
+	if b, err := exec.Command("go", "build", "-o", filepath.Join(dir, supervisor.BinaryPrefix+"fess"), "./fess").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, b)
 	}
-	host := pluginhost.New(pluginhost.Options{Dirs: []string{dir}, StartTimeout: 30 * time.Second, MinBackoff: 10 * time.Millisecond})
+	host := supervisor.New(supervisor.Options{Dirs: []string{dir}, StartTimeout: 30 * time.Second, MinBackoff: 10 * time.Millisecond})
 	t.Cleanup(host.Close)
-	reg := pluginhost.NewRegistry(host, nil)
+	reg := registry.New(host, nil)
 	ctx := context.Background()
 	fess, err := reg.Planner(ctx, "plugin:fess")
 	if err != nil {
@@ -108,7 +109,7 @@ func TestKilledPlannerFallsBack(t *testing.T) {
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		st := plugin.Status()
-		if st.State == pluginhost.StateReady && st.PID != pid {
+		if st.State == supervisor.StateReady && st.PID != pid {
 			break
 		}
 		if time.Now().After(deadline) {

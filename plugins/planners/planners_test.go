@@ -11,27 +11,28 @@ import (
 	"time"
 
 	"github.com/sokod/sokod/board"
+	"github.com/sokod/sokod/internal/hostservice"
 	"github.com/sokod/sokod/internal/planners/plannertest"
-	"github.com/sokod/sokod/internal/pluginhost"
+	"github.com/sokod/sokod/internal/supervisor"
 	"github.com/sokod/sokod/sdk"
 	"github.com/sokod/sokod/sokoban"
 
 	// The binaries are built by the test, outside its own dependencies;
 	// importing their code makes a change to it invalidate go test's
 	// cached result.
-	_ "github.com/sokod/sokod/plugins/planners/internal/serve"
+	_ "github.com/sokod/sokod/plugins/internal/builtinplugin"
 )
 
 func TestPlanThroughPlugin(t *testing.T) {
 	dir := t.TempDir()
 	names := []string{"fess", "packing", "relocation"}
 	for _, n := range names {
-		out := filepath.Join(dir, pluginhost.BinaryPrefix+n)
+		out := filepath.Join(dir, supervisor.BinaryPrefix+n)
 		if b, err := exec.Command("go", "build", "-o", out, "./"+n).CombinedOutput(); err != nil {
 			t.Fatalf("go build %s: %v\n%s", n, err, b)
 		}
 	}
-	host := pluginhost.New(pluginhost.Options{Dirs: []string{dir}, StartTimeout: 30 * time.Second})
+	host := supervisor.New(supervisor.Options{Dirs: []string{dir}, StartTimeout: 30 * time.Second})
 	t.Cleanup(host.Close)
 	if err := host.Start(context.Background()); err != nil {
 		t.Fatal(err)
@@ -52,7 +53,7 @@ func TestPlanThroughPlugin(t *testing.T) {
 			}
 			res, err := p.Planner().Plan(context.Background(),
 				&sdk.PlanRequest{Level: sdk.LevelFromBoard(b), Budget: sdk.Budget{Time: time.Minute}},
-				pluginhost.NewBoardHost(b, nil), func(sdk.PlanProgress) {})
+				hostservice.New(b, nil), func(sdk.PlanProgress) {})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -10,7 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/sokod/sokod/board"
-	"github.com/sokod/sokod/internal/pluginhost"
+	"github.com/sokod/sokod/internal/hostservice"
 	"github.com/sokod/sokod/sdk"
 )
 
@@ -59,7 +59,7 @@ func Check(t *testing.T, newPlanner func() sdk.Planner) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		host := rejecting{pluginhost.NewBoardHost(b, nil)}
+		host := rejecting{hostservice.New(b, nil)}
 		res, err := newPlanner().Plan(context.Background(), &sdk.PlanRequest{Level: sdk.LevelFromBoard(b), Budget: sdk.Budget{Time: time.Minute}}, host, nil)
 		if err != nil {
 			t.Fatal(err)

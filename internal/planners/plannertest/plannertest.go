@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/sokod/sokod/board"
-	"github.com/sokod/sokod/internal/pluginhost"
+	"github.com/sokod/sokod/internal/hostservice"
 	"github.com/sokod/sokod/sdk"
 	"github.com/sokod/sokod/sokoban"
 )
@@ -31,14 +31,14 @@ type Outcome struct {
 	Elapsed  time.Duration
 }
 
-// Plan runs p on level l with an in-process BoardHost and replays any
+// Plan runs p on level l with the host service in-process and replays any
 // solution.
 func Plan(ctx context.Context, p sdk.Planner, l *sokoban.Level, budget sdk.Budget) (*Outcome, error) {
 	b, err := board.Analyze(l)
 	if err != nil {
 		return nil, err
 	}
-	host := pluginhost.NewBoardHost(b, nil)
+	host := hostservice.New(b, nil)
 	out := &Outcome{}
 	start := time.Now()
 	res, err := p.Plan(ctx, &sdk.PlanRequest{Level: sdk.LevelFromBoard(b), Budget: budget}, host, func(sdk.PlanProgress) { out.Progress++ })

@@ -13,9 +13,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/sokod/sokod/board"
+	"github.com/sokod/sokod/internal/hostservice"
 	"github.com/sokod/sokod/internal/planners/plannertest"
 	"github.com/sokod/sokod/internal/planners/relocation"
-	"github.com/sokod/sokod/internal/pluginhost"
 	"github.com/sokod/sokod/sdk"
 	"github.com/sokod/sokod/sokoban"
 )
@@ -48,7 +48,7 @@ func TestRelocationGap(t *testing.T) {
 				t.Fatal(err)
 			}
 			req := &sdk.PlanRequest{Level: sdk.LevelFromBoard(b), Budget: sdk.Budget{Time: 30 * time.Second}}
-			lurd, err := relocation.CloseFirstGap(context.Background(), req, pluginhost.NewBoardHost(b, nil))
+			lurd, err := relocation.CloseFirstGap(context.Background(), req, hostservice.New(b, nil))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -74,7 +74,7 @@ func TestRootGapAnyRegion(t *testing.T) {
 		t.Fatal(err)
 	}
 	req := &sdk.PlanRequest{Level: sdk.LevelFromBoard(b), Budget: sdk.Budget{Time: 10 * time.Second, MemoryBytes: 64 << 20}}
-	got, err := relocation.RootGaps(context.Background(), req, pluginhost.NewBoardHost(b, nil))
+	got, err := relocation.RootGaps(context.Background(), req, hostservice.New(b, nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +92,7 @@ func TestSolvedPositionFirst(t *testing.T) {
 		t.Fatal(err)
 	}
 	req := &sdk.PlanRequest{Level: sdk.LevelFromBoard(b), Budget: sdk.Budget{Time: 10 * time.Second, MemoryBytes: 64 << 20}}
-	_, log, err := relocation.SolveLog(context.Background(), req, pluginhost.NewBoardHost(b, nil))
+	_, log, err := relocation.SolveLog(context.Background(), req, hostservice.New(b, nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,7 +149,7 @@ func TestPlanLog(t *testing.T) {
 	}
 	req := &sdk.PlanRequest{Level: sdk.LevelFromBoard(b), Budget: sdk.Budget{Time: d}}
 	start := time.Now()
-	res, log, err := relocation.SolveLog(context.Background(), req, pluginhost.NewBoardHost(b, nil))
+	res, log, err := relocation.SolveLog(context.Background(), req, hostservice.New(b, nil))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,4 +12,4 @@ import "github.com/sokod/sokod/plugins/internal/builtinplugin"
 // version is set at build time with -ldflags "-X main.version=v1.2.3".
 var version = "dev"
 
-func main() { builtinplugin.ServeHeuristic("simple", version) }
+func main() { builtinplugin.Serve("simple", version) }

@@ -1,7 +1,10 @@
 // Package builtinplugin serves sokod's built-in components as plugins, so
 // every built-in also exists as an external plugin binary: a reference for
 // plugin authors, and the measure of what the plugin boundary costs (the
-// same tables, computed in another process).
+// same tables, or the same planner, in another process). Every plugin main
+// under plugins/ that wraps a built-in is one line:
+//
+//	func main() { builtinplugin.Serve("matching", version) }
 //
 // Plugin mains may import internal packages, since they are part of this
 // module; the SDK may not, and this package is where the two meet.
@@ -11,12 +14,70 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"slices"
 
+	"github.com/sokod/sokod/internal/enginetables"
 	"github.com/sokod/sokod/internal/heuristics"
-	"github.com/sokod/sokod/internal/pluginhost/enginetables"
+	"github.com/sokod/sokod/internal/planners"
 	"github.com/sokod/sokod/sdk"
 	"github.com/sokod/sokod/sdk/pluginserver"
 )
+
+// DeadSquaresName is the name of the plugin serving DeadSquares.
+const DeadSquaresName = "deadsquares"
+
+// servedAs marks a summary as a built-in's, served by a plugin binary.
+const servedAs = " [built-in served as a plugin]"
+
+// Serve is the main of the plugin serving the built-in called name, a
+// heuristic, DeadSquaresName or a planner; it returns when the host is done
+// with it, and exits with status 1 when there is no such built-in.
+func Serve(name, version string) {
+	logger := sdk.NewLogger(name)
+	p, err := Plugin(name, version)
+	if err != nil {
+		logger.Error("no such built-in", "error", err)
+		os.Exit(1)
+	}
+	p.Logger = logger
+	pluginserver.Serve(p)
+}
+
+// Plugin returns the plugin serving the built-in called name.
+func Plugin(name, version string) (*sdk.Plugin, error) {
+	if spec, err := heuristics.Lookup(name); err == nil && name != "" {
+		caps := []sdk.Capability{sdk.CapHeuristicTables}
+		if spec.Admissible {
+			caps = append(caps, sdk.CapAdmissible)
+		}
+		return &sdk.Plugin{
+			Info:      sdk.Info{Name: spec.Name, Version: version, Summary: spec.Summary + servedAs, Capabilities: caps},
+			Heuristic: Heuristic{Spec: spec},
+		}, nil
+	}
+	if spec, err := planners.Lookup(name); err == nil {
+		return &sdk.Plugin{
+			Info:    sdk.Info{Name: spec.Name, Version: version, Summary: spec.Summary + servedAs, Capabilities: []sdk.Capability{sdk.CapPlannerHost}},
+			Planner: spec.New(),
+		}, nil
+	}
+	if name == DeadSquaresName {
+		return &sdk.Plugin{
+			Info: sdk.Info{Name: name, Version: version, Summary: "squares from which a lone box reaches no goal" + servedAs,
+				Capabilities: []sdk.Capability{sdk.CapDeadlockTables}},
+			Deadlocks: DeadSquares{},
+		}, nil
+	}
+	return nil, fmt.Errorf("no built-in %q (built-in: %v)", name, Names())
+}
+
+// Names lists the built-ins Serve serves, sorted.
+func Names() []string {
+	names := append(heuristics.Names(), planners.Names()...)
+	names = append(names, DeadSquaresName)
+	slices.Sort(names)
+	return names
+}
 
 // Heuristic is a built-in heuristic behind the SDK's interface.
 type Heuristic struct {
@@ -41,37 +102,11 @@ func (h Heuristic) Prepare(ctx context.Context, l *sdk.Level) (*sdk.PreparedHeur
 	return &sdk.PreparedHeuristic{Admissible: eh.Admissible, Tables: t}, nil
 }
 
-// ServeHeuristic is the main of the plugin serving the built-in heuristic
-// name.
-func ServeHeuristic(name, version string) {
-	logger := sdk.NewLogger(name)
-	spec, err := heuristics.Lookup(name)
-	if err != nil {
-		logger.Error("no such built-in", "error", err)
-		os.Exit(1)
-	}
-	pluginserver.Serve(&sdk.Plugin{
-		Info:      HeuristicInfo(spec, version),
-		Heuristic: Heuristic{Spec: spec},
-		Logger:    logger,
-	})
-}
-
-// HeuristicInfo describes the plugin serving spec.
-func HeuristicInfo(spec heuristics.Spec, version string) sdk.Info {
-	caps := []sdk.Capability{sdk.CapHeuristicTables}
-	if spec.Admissible {
-		caps = append(caps, sdk.CapAdmissible)
-	}
-	return sdk.Info{Name: spec.Name, Version: version, Summary: spec.Summary + " [built-in served as a plugin]", Capabilities: caps}
-}
-
-// DeadSquares is the engine's dead-square analysis behind the SDK's
+// DeadSquares is the board's dead-square analysis behind the SDK's
 // deadlock detector interface: the squares from which a lone box can reach
 // no goal, compiled to DeadlockTables.DeadSquares. The engine's other
-// deadlock tests (frozen boxes, bipartite matching, PI-corrals) depend on
-// the whole position and do not compile to tables, so they stay inside the
-// search.
+// deadlock tests depend on the whole position and do not compile to
+// tables, so they stay inside the search.
 type DeadSquares struct{}
 
 // Prepare analyses the level and lists its dead squares.
@@ -87,16 +122,4 @@ func (DeadSquares) Prepare(ctx context.Context, l *sdk.Level) (*sdk.PreparedDead
 		}
 	}
 	return &sdk.PreparedDeadlocks{Tables: t}, nil
-}
-
-// ServeDeadSquares is the main of the plugin serving DeadSquares.
-func ServeDeadSquares(version string) {
-	const name = "deadsquares"
-	pluginserver.Serve(&sdk.Plugin{
-		Info: sdk.Info{Name: name, Version: version,
-			Summary:      "squares from which a lone box reaches no goal [built-in served as a plugin]",
-			Capabilities: []sdk.Capability{sdk.CapDeadlockTables}},
-		Deadlocks: DeadSquares{},
-		Logger:    sdk.NewLogger(name),
-	})
 }

@@ -6,8 +6,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/sokod/sokod/internal/enginetables"
 	"github.com/sokod/sokod/internal/heuristics"
-	"github.com/sokod/sokod/internal/pluginhost/enginetables"
 	"github.com/sokod/sokod/sdk"
 	"github.com/sokod/sokod/sokoban"
 )
@@ -65,5 +65,29 @@ func TestHeuristicTablesMatchBuiltin(t *testing.T) {
 		if p.Tables.SideCosts == nil {
 			t.Errorf("%s: no side costs", spec.Name)
 		}
+	}
+}
+
+// TestPlugins checks that every built-in is served under its own name,
+// with a valid description, and that an unknown name is refused.
+func TestPlugins(t *testing.T) {
+	for _, name := range Names() {
+		p, err := Plugin(name, "test")
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		info, err := p.ResolvedInfo()
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if info.Name != name {
+			t.Errorf("the plugin for %s calls itself %s", name, info.Name)
+		}
+	}
+	if _, err := Plugin("nope", "test"); err == nil {
+		t.Error("an unknown built-in was served")
+	}
+	if _, err := Plugin("", "test"); err == nil {
+		t.Error("the empty name was served as the default heuristic")
 	}
 }

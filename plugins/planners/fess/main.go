@@ -8,9 +8,9 @@
 // "plugin:fess", next to the built-in "fess".
 package main
 
-import "github.com/sokod/sokod/plugins/planners/internal/serve"
+import "github.com/sokod/sokod/plugins/internal/builtinplugin"
 
 // version is set at build time with -ldflags "-X main.version=v1.2.3".
 var version = "dev"
 
-func main() { serve.Planner("fess", version) }
+func main() { builtinplugin.Serve("fess", version) }

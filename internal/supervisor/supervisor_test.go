@@ -1,4 +1,4 @@
-package pluginhost
+package supervisor
 
 import (
 	"bytes"
@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -19,17 +18,15 @@ import (
 
 	"github.com/sokod/sokod/board"
 	"github.com/sokod/sokod/internal/engine"
+	"github.com/sokod/sokod/internal/supervisor/supervisortest"
 	"github.com/sokod/sokod/sdk"
 	"github.com/sokod/sokod/sokoban"
 )
 
-// binDir holds the binaries TestMain built: testplugin under each of its
-// mode names, and the built-in plugin mains. Set once before the tests run,
-// then only read.
-var binDir string
-
-// builtinPlugins are the plugin mains the registry tests use.
-var builtinPlugins = []string{"simple", "greedy", "matching"}
+// bins holds the binaries TestMain built: the test plugin, under each of
+// its mode names. Set once before
+// the tests run, then only read.
+var bins *supervisortest.Binaries
 
 func TestMain(m *testing.M) {
 	if dir := os.Getenv(helperEnv); dir != "" {
@@ -40,53 +37,25 @@ func TestMain(m *testing.M) {
 }
 
 func runTests(m *testing.M) int {
-	dir, err := os.MkdirTemp("", "sokod-pluginhost-")
+	b, err := supervisortest.Build()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	defer os.RemoveAll(dir)
-	build := func(out, pkg string) error {
-		b, err := exec.Command("go", "build", "-o", filepath.Join(dir, out), pkg).CombinedOutput()
-		if err != nil {
-			return fmt.Errorf("go build %s: %v\n%s", pkg, err, b)
-		}
-		return nil
-	}
-	if err := build("testplugin", "./testdata/testplugin"); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	for _, n := range builtinPlugins {
-		if err := build(BinaryPrefix+n, "../../plugins/heuristics/"+n); err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			return 1
-		}
-	}
-	binDir = dir
+	defer b.Remove()
+	bins = b
 	return m.Run()
 }
 
-// pluginDir returns a fresh directory holding the named plugins: test modes
-// as links to testplugin, built-in plugin names as links to their binary.
+// pluginDir returns a fresh directory holding the named plugins.
 func pluginDir(t testing.TB, names ...string) string {
 	t.Helper()
-	dir := t.TempDir()
-	for _, n := range names {
-		src := filepath.Join(binDir, BinaryPrefix+n)
-		if _, err := os.Stat(src); err != nil {
-			src = filepath.Join(binDir, "testplugin")
-		}
-		if err := os.Symlink(src, filepath.Join(dir, BinaryPrefix+n)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
+	return bins.PluginDir(t, names...)
 }
 
 // newHost starts a host over dirs with quick timeouts, closed at the end of
 // the test. Its log goes to the returned buffer.
-func newHost(t testing.TB, opts Options) (*Host, *syncBuffer) {
+func newHost(t testing.TB, opts Options) (*Supervisor, *syncBuffer) {
 	t.Helper()
 	buf := &syncBuffer{}
 	if opts.Logger == nil {
@@ -265,7 +234,7 @@ func TestAlwaysMTLS(t *testing.T) {
 }
 
 func TestStartFailures(t *testing.T) {
-	good := filepath.Join(binDir, "testplugin")
+	good := bins.TestPlugin()
 	sum, err := fileSHA256(good)
 	if err != nil {
 		t.Fatal(err)

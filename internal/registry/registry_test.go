@@ -1,4 +1,4 @@
-package pluginhost
+package registry
 
 import (
 	"context"
@@ -15,13 +15,14 @@ import (
 	"github.com/sokod/sokod/board"
 	"github.com/sokod/sokod/internal/engine"
 	"github.com/sokod/sokod/internal/planners"
+	"github.com/sokod/sokod/internal/supervisor"
 	"github.com/sokod/sokod/sdk"
 	"github.com/sokod/sokod/sokoban"
 )
 
 func TestRegistryList(t *testing.T) {
 	dir := pluginDir(t, "matching", "good", "estimator", "chatty")
-	h := New(Options{Dirs: []string{dir}, MinBackoff: time.Hour})
+	h := supervisor.New(supervisor.Options{Dirs: []string{dir}, MinBackoff: time.Hour})
 	t.Cleanup(h.Close)
 	if err := h.Start(context.Background()); err != nil {
 		t.Fatal(err)
@@ -31,7 +32,7 @@ func TestRegistryList(t *testing.T) {
 		Caps                      []sdk.Capability
 	}
 	var got []row
-	for _, c := range NewRegistry(h, nil).List() {
+	for _, c := range New(h, nil).List() {
 		got = append(got, row{c.Name, string(c.Kind), filepath.Base(c.Source), string(c.State), c.Capabilities})
 	}
 	tables, adm, est := sdk.CapHeuristicTables, sdk.CapAdmissible, sdk.CapHeuristicEstimate
@@ -54,7 +55,7 @@ func TestRegistryList(t *testing.T) {
 }
 
 func TestRegistryPlanner(t *testing.T) {
-	r := NewRegistry(nil, nil)
+	r := New(nil, nil)
 	for _, spec := range planners.All() {
 		p, err := r.Planner(context.Background(), spec.Name)
 		if err != nil || p.Name != spec.Name || p.Source != SourceBuiltin || p.Planner == nil {
@@ -67,8 +68,8 @@ func TestRegistryPlanner(t *testing.T) {
 }
 
 func TestRegistryResolve(t *testing.T) {
-	h, _ := newHost(t, Options{Dirs: []string{pluginDir(t, "greedy", "good", "estimator")}})
-	r := NewRegistry(h, nil)
+	h := newSupervisor(t, supervisor.Options{Dirs: []string{pluginDir(t, "greedy", "good", "estimator")}})
+	r := New(h, nil)
 	tests := []struct {
 		name       string
 		want       string // resolved name; "" for an error
@@ -110,27 +111,27 @@ func TestRegistryResolve(t *testing.T) {
 // it expands the same nodes and finds the same solutions.
 // TestLazyStart checks that resolving a name starts that plugin only.
 func TestLazyStart(t *testing.T) {
-	h := New(Options{Dirs: []string{pluginDir(t, "good", "estimator")}})
+	h := supervisor.New(supervisor.Options{Dirs: []string{pluginDir(t, "good", "estimator")}})
 	t.Cleanup(h.Close)
-	hs, err := NewRegistry(h, nil).Heuristic(context.Background(), "good")
+	hs, err := New(h, nil).Heuristic(context.Background(), "good")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := hs.Prepare(context.Background(), testBoard(t)); err != nil {
 		t.Fatal(err)
 	}
-	got := map[string]State{}
+	got := map[string]supervisor.State{}
 	for _, p := range h.Plugins() {
 		got[p.Name()] = p.Status().State
 	}
-	if diff := cmp.Diff(map[string]State{"good": StateReady, "estimator": StateStopped}, got); diff != "" {
+	if diff := cmp.Diff(map[string]supervisor.State{"good": supervisor.StateReady, "estimator": supervisor.StateStopped}, got); diff != "" {
 		t.Errorf("states (-want +got):\n%s", diff)
 	}
 }
 
 func TestPluginEqualsBuiltin(t *testing.T) {
-	h, _ := newHost(t, Options{Dirs: []string{pluginDir(t, builtinPlugins...)}})
-	r := NewRegistry(h, nil)
+	h := newSupervisor(t, supervisor.Options{Dirs: []string{pluginDir(t, builtinPlugins...)}})
+	r := New(h, nil)
 	src, err := os.ReadFile("../engine/testdata/small.xsb")
 	if err != nil {
 		t.Fatal(err)
@@ -199,9 +200,9 @@ func TestPluginEqualsBuiltin(t *testing.T) {
 // and does not need the process, and the host restarts the plugin without
 // waiting for a call.
 func TestSolveSurvivesPluginKill(t *testing.T) {
-	h, _ := newHost(t, Options{Dirs: []string{pluginDir(t, "matching")}, MinBackoff: 50 * time.Millisecond})
+	h := newSupervisor(t, supervisor.Options{Dirs: []string{pluginDir(t, "matching")}, MinBackoff: 50 * time.Millisecond})
 	ctx := context.Background()
-	hs, err := NewRegistry(h, nil).Heuristic(ctx, "plugin:matching")
+	hs, err := New(h, nil).Heuristic(ctx, "plugin:matching")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -219,7 +220,7 @@ func TestSolveSurvivesPluginKill(t *testing.T) {
 	if err != nil || res.Status != engine.Solved {
 		t.Fatalf("solve after the plugin died: %v, %v", res, err)
 	}
-	st := waitState(t, p, StateReady, 2)
+	st := waitReady(t, p, 2)
 	if st.PID == pid {
 		t.Errorf("pid %d unchanged", pid)
 	}
@@ -228,34 +229,10 @@ func TestSolveSurvivesPluginKill(t *testing.T) {
 	}
 }
 
-func TestLevelOfMatchesSDK(t *testing.T) {
-	for i, src := range []string{
-		"#######\n#@ $ .#\n# $ . #\n#######\n",
-		"  ####\n###  ####\n#     $ #\n# #  #$ #\n# . .#@ #\n#########\n",
-		"#######\n#.@ # #\n#$* $ #\n#   $ #\n# ..  #\n#  *  #\n#######\n",
-	} {
-		sl, err := sokoban.Parse(src)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := board.Analyze(sl)
-		if err != nil {
-			t.Fatal(err)
-		}
-		want, err := sdk.LevelFromSokoban(sl)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if diff := cmp.Diff(want, sdk.LevelFromBoard(b)); diff != "" {
-			t.Errorf("level %d: engine numbering differs from the SDK's (-sdk +engine):\n%s", i+1, diff)
-		}
-	}
-}
-
 // BenchmarkEstimate measures the batch path: one Estimate call through
 // gRPC to a plugin process, per state, at several batch sizes.
 func BenchmarkEstimate(b *testing.B) {
-	h, _ := newHost(b, Options{Dirs: []string{pluginDir(b, "estimator")}})
+	h := newSupervisor(b, supervisor.Options{Dirs: []string{pluginDir(b, "estimator")}})
 	bd := testBoard(b)
 	ctx := context.Background()
 	prep, err := h.Lookup("estimator").Heuristic().Prepare(ctx, sdk.LevelFromBoard(bd))
@@ -283,8 +260,8 @@ func BenchmarkEstimate(b *testing.B) {
 // BenchmarkPrepare compares compiling the matching heuristic in-process and
 // through its plugin, on the engine's benchmark level.
 func BenchmarkPrepare(b *testing.B) {
-	h, _ := newHost(b, Options{Dirs: []string{pluginDir(b, "matching")}})
-	r := NewRegistry(h, nil)
+	h := newSupervisor(b, supervisor.Options{Dirs: []string{pluginDir(b, "matching")}})
+	r := New(h, nil)
 	src, err := os.ReadFile("../engine/testdata/bench.xsb")
 	if err != nil {
 		b.Fatal(err)

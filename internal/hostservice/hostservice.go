@@ -1,4 +1,11 @@
-package pluginhost
+// Package hostservice is what the daemon offers a planner during one plan
+// (sdk.Host): the primitives only the daemon can give, a bounded
+// sub-search with its engine and the verification of a solution, and, for
+// planners that do not analyse the level themselves, legal pushes, the
+// player's reach and deadlock verdicts in batches. A built-in planner gets
+// it in-process; a plugin planner reaches it through the go-plugin broker
+// (package pluginclient serves it).
+package hostservice
 
 import (
 	"context"
@@ -13,23 +20,23 @@ import (
 	"github.com/sokod/sokod/sokoban"
 )
 
-// BoardHost is the host's side of HostService for planners: the primitives
+// Service is the host's side of HostService for planners: the primitives
 // a planner calls back for during one Plan, over the analysed board of that
 // plan's level. It is safe for concurrent use: every call allocates its own
 // scratch space, which a batch amortises.
-type BoardHost struct {
+type Service struct {
 	b     *engine.Board
 	level *sdk.Level
 	clock func() time.Time
 }
 
-// NewBoardHost returns the host primitives for board b. clock bounds
+// New returns the host primitives for board b. clock bounds
 // sub-searches by time; nil means time.Now.
-func NewBoardHost(b *engine.Board, clock func() time.Time) *BoardHost {
+func New(b *engine.Board, clock func() time.Time) *Service {
 	if clock == nil {
 		clock = time.Now
 	}
-	return &BoardHost{b: b, level: sdk.LevelFromBoard(b), clock: clock}
+	return &Service{b: b, level: sdk.LevelFromBoard(b), clock: clock}
 }
 
 // scratch is one position laid out for walking the board.
@@ -39,7 +46,7 @@ type scratch struct {
 	stack []uint16 // walk stack
 }
 
-func (h *BoardHost) newScratch() *scratch {
+func (h *Service) newScratch() *scratch {
 	n := h.b.Squares + 1
 	return &scratch{occ: make([]bool, n), seen: make([]bool, n), stack: make([]uint16, 0, n)}
 }
@@ -79,7 +86,7 @@ func (s *scratch) walk(b *engine.Board, from uint16) uint16 {
 // next square is free floor, the player can reach the square behind it),
 // dead ends included: Deadlocked tells those apart. Boxes are taken in the
 // position's order, directions in LURD order.
-func (h *BoardHost) LegalPushes(ctx context.Context, states sdk.States) (*sdk.PushList, error) {
+func (h *Service) LegalPushes(ctx context.Context, states sdk.States) (*sdk.PushList, error) {
 	b := h.b
 	s := h.newScratch()
 	out := &sdk.PushList{Counts: make([]int, states.Len()), Results: sdk.NewStates(states.Boxes, 0)}
@@ -114,7 +121,7 @@ func (h *BoardHost) LegalPushes(ctx context.Context, states sdk.States) (*sdk.Pu
 
 // Reachable returns, per position, the squares the player reaches without
 // pushing.
-func (h *BoardHost) Reachable(ctx context.Context, states sdk.States) (sdk.SquareSets, error) {
+func (h *Service) Reachable(ctx context.Context, states sdk.States) (sdk.SquareSets, error) {
 	b := h.b
 	s := h.newScratch()
 	sets := sdk.SquareSets{Squares: b.Squares}
@@ -140,7 +147,7 @@ func (h *BoardHost) Reachable(ctx context.Context, states sdk.States) (sdk.Squar
 // distinct goals they can reach (the bipartite deadlock). The engine's
 // frozen-box and PI-corral tests run inside its search and are not exported
 // to planners yet.
-func (h *BoardHost) Deadlocked(ctx context.Context, states sdk.States, out []bool) error {
+func (h *Service) Deadlocked(ctx context.Context, states sdk.States, out []bool) error {
 	if len(out) != states.Len() {
 		return fmt.Errorf("deadlocked: %d results for %d positions", len(out), states.Len())
 	}
@@ -222,7 +229,7 @@ const minSubSearchTable = 1 << 20
 // engine searches towards a full set of goals, so a sub-goal names exactly
 // one target per box; fewer targets, or region limits, are refused with
 // sdk.ErrUnsupported until the engine can search towards them.
-func (h *BoardHost) SubSearch(ctx context.Context, start sdk.States, goal sdk.SubGoal, budget sdk.Budget) (*sdk.SubSearchResult, error) {
+func (h *Service) SubSearch(ctx context.Context, start sdk.States, goal sdk.SubGoal, budget sdk.Budget) (*sdk.SubSearchResult, error) {
 	if start.Len() != 1 {
 		return nil, fmt.Errorf("%w: a sub-search starts from 1 position, not %d", sdk.ErrBadRequest, start.Len())
 	}
@@ -315,7 +322,7 @@ func (h *BoardHost) SubSearch(ctx context.Context, start sdk.States, goal sdk.Su
 
 // Verify replays a LURD solution from the level's start with the sokoban
 // package's verifier.
-func (h *BoardHost) Verify(_ context.Context, solution string) (*sdk.Verification, error) {
+func (h *Service) Verify(_ context.Context, solution string) (*sdk.Verification, error) {
 	sol, err := sokoban.ParseSolution(solution)
 	if err != nil {
 		return &sdk.Verification{Error: err.Error()}, nil

@@ -1,12 +1,12 @@
-package pluginhost
+package supervisor
 
 import "github.com/prometheus/client_golang/prometheus"
 
 // Collector returns Prometheus metrics of h's plugins, read at each
 // collection: restarts, hangs found, and whether each is ready.
-func Collector(h *Host) prometheus.Collector { return collector{h} }
+func Collector(h *Supervisor) prometheus.Collector { return collector{h} }
 
-type collector struct{ h *Host }
+type collector struct{ h *Supervisor }
 
 var (
 	restartsDesc = prometheus.NewDesc("sokod_plugin_restarts_total", "Plugin processes started again after a failure.", []string{"plugin"}, nil)

@@ -1,15 +1,17 @@
-// Package pluginhost runs sokod's external plugins: it discovers
+// Package supervisor runs sokod's external plugins: it discovers
 // sokod-plugin-* executables in the configured directories, checks pinned
 // checksums, launches them through hashicorp/go-plugin (gRPC only, the SDK's
 // handshake, mTLS where the transport is TCP, Pdeathsig on Linux), and
 // supervises them. A plugin that crashes, hangs or answers garbage makes the
 // call fail fast with a typed *Error, is killed and restarted with
 // exponential backoff, and is taken out of use after repeated failures.
-// Plugin log lines are re-emitted under the host's logger.
+// Plugin log lines are re-emitted under the daemon's logger.
 //
-// The package also holds the Registry, which merges the built-in components
-// with the plugins' under one namespace.
-package pluginhost
+// A Plugin's components (Plugin.Heuristic, Plugin.Deadlocks,
+// Plugin.Planner) implement the SDK's interfaces with every call
+// supervised. Package registry puts them beside the built-ins under one
+// namespace; package hostservice is what a plugin planner calls back.
+package supervisor
 
 import (
 	"context"
@@ -35,7 +37,7 @@ import (
 	"github.com/sokod/sokod/sdk/pluginclient"
 )
 
-// Options configure a Host. The zero value of each field means its
+// Options configure a Supervisor. The zero value of each field means its
 // default.
 type Options struct {
 	// Dirs are searched for plugin binaries, in order (plugins.dirs).
@@ -103,8 +105,8 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
-// Host owns the plugin processes.
-type Host struct {
+// Supervisor owns the plugin processes.
+type Supervisor struct {
 	opts     Options
 	log      hclog.Logger
 	plugins  []*Plugin // sorted by name, shadowed ones after the one in use
@@ -114,9 +116,9 @@ type Host struct {
 // New discovers the plugins in opts.Dirs without starting them. Warnings
 // (missing directories, files that are not usable plugins) are logged and
 // kept for Warnings.
-func New(opts Options) *Host {
+func New(opts Options) *Supervisor {
 	opts = opts.withDefaults()
-	h := &Host{opts: opts, log: opts.Logger.Named("plugin")}
+	h := &Supervisor{opts: opts, log: opts.Logger.Named("plugin")}
 	found, warnings := Discover(opts.Dirs)
 	sortCandidates(found)
 	for _, w := range warnings {
@@ -134,13 +136,13 @@ func New(opts Options) *Host {
 }
 
 // Warnings returns the problems discovery found.
-func (h *Host) Warnings() []error { return h.warnings }
+func (h *Supervisor) Warnings() []error { return h.warnings }
 
 // Start launches every discovered plugin that is not shadowed or already
 // started, in parallel, and waits until each has started or failed. A
 // plugin that fails to start is retried in the background with backoff,
 // like one that crashed; Start itself fails only when ctx ends first.
-func (h *Host) Start(ctx context.Context) error {
+func (h *Supervisor) Start(ctx context.Context) error {
 	var wg sync.WaitGroup
 	for _, p := range h.plugins {
 		wg.Add(1)
@@ -163,10 +165,10 @@ func (h *Host) Start(ctx context.Context) error {
 }
 
 // Plugins returns every discovered plugin, by name.
-func (h *Host) Plugins() []*Plugin { return h.plugins }
+func (h *Supervisor) Plugins() []*Plugin { return h.plugins }
 
 // Lookup returns the plugin in use under name, or nil.
-func (h *Host) Lookup(name string) *Plugin {
+func (h *Supervisor) Lookup(name string) *Plugin {
 	for _, p := range h.plugins {
 		if p.name == name && p.shadowedBy == "" {
 			return p
@@ -177,7 +179,7 @@ func (h *Host) Lookup(name string) *Plugin {
 
 // Close stops every plugin process and any pending restart. Calls made
 // afterwards fail with ErrClosed.
-func (h *Host) Close() {
+func (h *Supervisor) Close() {
 	var wg sync.WaitGroup
 	for _, p := range h.plugins {
 		wg.Add(1)
@@ -215,7 +217,7 @@ const (
 
 // Plugin is one plugin binary and its supervised process.
 type Plugin struct {
-	host       *Host
+	host       *Supervisor
 	name       string
 	path       string
 	shadowedBy string
@@ -668,115 +670,6 @@ func (p *Plugin) Info() *sdk.Info {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.info
-}
-
-// Heuristic returns the plugin's heuristic under supervision.
-func (p *Plugin) Heuristic() sdk.Heuristic { return supHeuristic{p} }
-
-// Deadlocks returns the plugin's deadlock detector under supervision.
-func (p *Plugin) Deadlocks() sdk.DeadlockDetector { return supDeadlocks{p} }
-
-// Planner returns the plugin's planner under supervision. A plan is bounded
-// by its budget's time plus the call timeout rather than by the call
-// timeout alone.
-func (p *Plugin) Planner() sdk.Planner { return supPlanner{p} }
-
-type supHeuristic struct{ p *Plugin }
-
-func (s supHeuristic) Prepare(ctx context.Context, l *sdk.Level) (*sdk.PreparedHeuristic, error) {
-	var h *sdk.PreparedHeuristic
-	gen, err := s.p.call(ctx, "prepare heuristic", 0, s.p.host.opts.CallTimeout, func(ctx context.Context, c *pluginclient.Client) error {
-		var err error
-		h, err = c.Heuristic().Prepare(ctx, l)
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	if h.Estimator != nil {
-		h.Estimator = &supEstimator{p: s.p, gen: gen, e: h.Estimator}
-	}
-	return h, nil
-}
-
-type supEstimator struct {
-	p   *Plugin
-	gen uint64
-	e   sdk.Estimator
-}
-
-func (s *supEstimator) Estimate(ctx context.Context, states sdk.States, out []uint32) error {
-	_, err := s.p.call(ctx, "estimate", s.gen, s.p.host.opts.CallTimeout, func(ctx context.Context, _ *pluginclient.Client) error {
-		return s.e.Estimate(ctx, states, out)
-	})
-	return err
-}
-
-func (s *supEstimator) Release(ctx context.Context) error {
-	_, err := s.p.call(ctx, "release heuristic", s.gen, s.p.host.opts.CallTimeout, func(ctx context.Context, _ *pluginclient.Client) error {
-		return s.e.Release(ctx)
-	})
-	if errors.Is(err, ErrStale) {
-		return nil // the process that held it is gone, and the session with it
-	}
-	return err
-}
-
-type supDeadlocks struct{ p *Plugin }
-
-func (s supDeadlocks) Prepare(ctx context.Context, l *sdk.Level) (*sdk.PreparedDeadlocks, error) {
-	var d *sdk.PreparedDeadlocks
-	gen, err := s.p.call(ctx, "prepare deadlocks", 0, s.p.host.opts.CallTimeout, func(ctx context.Context, c *pluginclient.Client) error {
-		var err error
-		d, err = c.Deadlocks().Prepare(ctx, l)
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	if d.Checker != nil {
-		d.Checker = &supChecker{p: s.p, gen: gen, c: d.Checker}
-	}
-	return d, nil
-}
-
-type supChecker struct {
-	p   *Plugin
-	gen uint64
-	c   sdk.Checker
-}
-
-func (s *supChecker) Check(ctx context.Context, states sdk.States, out []bool) error {
-	_, err := s.p.call(ctx, "check", s.gen, s.p.host.opts.CallTimeout, func(ctx context.Context, _ *pluginclient.Client) error {
-		return s.c.Check(ctx, states, out)
-	})
-	return err
-}
-
-func (s *supChecker) Release(ctx context.Context) error {
-	_, err := s.p.call(ctx, "release deadlocks", s.gen, s.p.host.opts.CallTimeout, func(ctx context.Context, _ *pluginclient.Client) error {
-		return s.c.Release(ctx)
-	})
-	if errors.Is(err, ErrStale) {
-		return nil
-	}
-	return err
-}
-
-type supPlanner struct{ p *Plugin }
-
-func (s supPlanner) Plan(ctx context.Context, req *sdk.PlanRequest, host sdk.Host, progress func(sdk.PlanProgress)) (*sdk.PlanResult, error) {
-	var timeout time.Duration
-	if req.Budget.Time > 0 {
-		timeout = req.Budget.Time + s.p.host.opts.CallTimeout
-	}
-	var res *sdk.PlanResult
-	_, err := s.p.call(ctx, "plan", 0, timeout, func(ctx context.Context, c *pluginclient.Client) error {
-		var err error
-		res, err = c.Planner().Plan(ctx, req, host, progress)
-		return err
-	})
-	return res, err
 }
 
 // quietExit demotes go-plugin's report of a clean plugin exit, which every

@@ -1,6 +1,6 @@
 //go:build !linux
 
-package pluginhost
+package supervisor
 
 import "syscall"
 

@@ -8,8 +8,8 @@ import (
 
 	"github.com/sokod/sokod/board"
 	"github.com/sokod/sokod/internal/engine"
+	"github.com/sokod/sokod/internal/enginetables"
 	"github.com/sokod/sokod/internal/heuristics"
-	"github.com/sokod/sokod/internal/pluginhost/enginetables"
 	"github.com/sokod/sokod/sdk"
 	"github.com/sokod/sokod/sokoban"
 )

@@ -1,4 +1,4 @@
-package pluginhost
+package hostservice
 
 import (
 	"context"
@@ -22,6 +22,20 @@ import (
 //	# $ . #   squares 5..9: box 6, goal 8
 //	#######
 
+// testBoard is the test level, analysed.
+func testBoard(t testing.TB) *board.Board {
+	t.Helper()
+	l, err := sokoban.Parse("#######\n#@ $ .#\n# $ . #\n#######\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := board.Analyze(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
 func states(boxes int, positions ...[]uint16) sdk.States {
 	s := sdk.NewStates(boxes, len(positions))
 	for _, p := range positions {
@@ -30,8 +44,8 @@ func states(boxes int, positions ...[]uint16) sdk.States {
 	return s
 }
 
-func TestBoardHostLegalPushes(t *testing.T) {
-	h := NewBoardHost(testBoard(t), nil)
+func TestServiceLegalPushes(t *testing.T) {
+	h := New(testBoard(t), nil)
 	got, err := h.LegalPushes(context.Background(), states(2, []uint16{0, 2, 6}, []uint16{9, 3, 8}))
 	if err != nil {
 		t.Fatal(err)
@@ -50,8 +64,8 @@ func TestBoardHostLegalPushes(t *testing.T) {
 	}
 }
 
-func TestBoardHostReachable(t *testing.T) {
-	h := NewBoardHost(testBoard(t), nil)
+func TestServiceReachable(t *testing.T) {
+	h := New(testBoard(t), nil)
 	got, err := h.Reachable(context.Background(), states(2, []uint16{0, 2, 6}, []uint16{4, 1, 6}))
 	if err != nil {
 		t.Fatal(err)
@@ -64,8 +78,8 @@ func TestBoardHostReachable(t *testing.T) {
 	}
 }
 
-func TestBoardHostDeadlocked(t *testing.T) {
-	h := NewBoardHost(testBoard(t), nil)
+func TestServiceDeadlocked(t *testing.T) {
+	h := New(testBoard(t), nil)
 	in := states(2,
 		[]uint16{0, 2, 6}, // the start
 		[]uint16{1, 0, 6}, // a box in the corner on square 0
@@ -80,10 +94,10 @@ func TestBoardHostDeadlocked(t *testing.T) {
 	}
 }
 
-// TestBoardHostBipartite finds two squares from which a box can reach one
+// TestServiceBipartite finds two squares from which a box can reach one
 // and the same single goal, and checks that two boxes there are a
 // deadlock although neither square is dead.
-func TestBoardHostBipartite(t *testing.T) {
+func TestServiceBipartite(t *testing.T) {
 	// A box against the top wall moves only along it, so the squares of
 	// the top row reach the top-left goal and no other.
 	l, err := sokoban.Parse("########\n#.     #\n# $$   #\n#   .  #\n#@     #\n########\n")
@@ -121,7 +135,7 @@ func TestBoardHostBipartite(t *testing.T) {
 		player++
 	}
 	out := make([]bool, 1)
-	if err := NewBoardHost(b, nil).Deadlocked(context.Background(), states(2, []uint16{player, pair[0], pair[1]}), out); err != nil {
+	if err := New(b, nil).Deadlocked(context.Background(), states(2, []uint16{player, pair[0], pair[1]}), out); err != nil {
 		t.Fatal(err)
 	}
 	if !out[0] {
@@ -129,9 +143,9 @@ func TestBoardHostBipartite(t *testing.T) {
 	}
 }
 
-func TestBoardHostSubSearch(t *testing.T) {
+func TestServiceSubSearch(t *testing.T) {
 	ctx := context.Background()
-	h := NewBoardHost(testBoard(t), nil)
+	h := New(testBoard(t), nil)
 	start := states(2, []uint16{0, 2, 6})
 
 	res, err := h.SubSearch(ctx, start, sdk.SubGoal{Targets: []int{8, 4}}, sdk.Budget{Time: time.Minute})
@@ -171,14 +185,14 @@ func TestBoardHostSubSearch(t *testing.T) {
 	}
 }
 
-func TestBoardHostVerify(t *testing.T) {
+func TestServiceVerify(t *testing.T) {
 	b := testBoard(t)
 	r, err := engine.Solve(context.Background(), b, engine.Options{Heuristic: heuristics.Matching(b), Budget: engine.Budget{Memory: 1 << 20}})
 	if err != nil || r.Status != engine.Solved {
 		t.Fatalf("%v %v", r, err)
 	}
 	solution := r.Solution.String()
-	h := NewBoardHost(b, nil)
+	h := New(b, nil)
 	tests := []struct {
 		name     string
 		solution string
@@ -209,38 +223,11 @@ func TestBoardHostVerify(t *testing.T) {
 	}
 }
 
-// TestPlannerThroughBroker runs a planner plugin process that calls back
-// into a BoardHost through the go-plugin broker.
-func TestPlannerThroughBroker(t *testing.T) {
-	h, _ := newHost(t, Options{Dirs: []string{pluginDir(t, "planner")}})
-	b := testBoard(t)
-	var events []sdk.PlanProgress
-	res, err := h.Lookup("planner").Planner().Plan(context.Background(),
-		&sdk.PlanRequest{Level: sdk.LevelFromBoard(b), Budget: sdk.Budget{Time: time.Minute}}, NewBoardHost(b, nil),
-		func(p sdk.PlanProgress) { events = append(events, p) })
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Status != sdk.PlanSolved {
-		t.Fatalf("%+v", res)
-	}
-	sol, err := sokoban.ParseSolution(res.Solution)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if m, err := sokoban.Replay(b.Level, sol); err != nil || !m.Solved {
-		t.Errorf("solution %q: %v, solved %v", res.Solution, err, m.Solved)
-	}
-	if len(events) != 2 || events[0].Message != "sub-search to the goals" {
-		t.Errorf("progress %+v", events)
-	}
-}
-
-// TestBoardHostSubSearchMemory: a sub-search whose memory budget cannot
+// TestServiceSubSearchMemory: a sub-search whose memory budget cannot
 // hold its level's tables gives up before computing them; one within
 // budget searches.
-func TestBoardHostSubSearchMemory(t *testing.T) {
-	h := NewBoardHost(testBoard(t), nil)
+func TestServiceSubSearchMemory(t *testing.T) {
+	h := New(testBoard(t), nil)
 	start := states(2, []uint16{0, 2, 6})
 	for _, tt := range []struct {
 		memory   uint64

@@ -1,4 +1,4 @@
-package pluginhost
+package supervisor
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sokod/sokod/internal/hostservice"
 	"github.com/sokod/sokod/sdk"
 )
 
@@ -86,7 +87,7 @@ func TestStoppedPlannerIsCaught(t *testing.T) {
 	}
 	b := testBoard(t)
 	res, err := p.Planner().Plan(context.Background(), &sdk.PlanRequest{Level: sdk.LevelFromBoard(b), Budget: sdk.Budget{Time: time.Minute}},
-		NewBoardHost(b, nil), nil)
+		hostservice.New(b, nil), nil)
 	if err != nil || res.Status != sdk.PlanSolved {
 		t.Errorf("plan after the restart: %+v, %v", res, err)
 	}

@@ -1,4 +1,10 @@
-package pluginhost
+// Package registry resolves components by name, one namespace for the
+// built-in heuristics and planners and the components of the supervised
+// plugins: a bare name is the built-in when there is one, else the plugin;
+// "plugin:NAME" is always the plugin. It compiles what it resolves to the
+// engine's tables (package enginetables), so the solver runs a plugin's
+// heuristic exactly as a built-in one.
+package registry
 
 import (
 	"context"
@@ -10,9 +16,10 @@ import (
 	"github.com/hashicorp/go-hclog"
 
 	"github.com/sokod/sokod/internal/engine"
+	"github.com/sokod/sokod/internal/enginetables"
 	"github.com/sokod/sokod/internal/heuristics"
 	"github.com/sokod/sokod/internal/planners"
-	"github.com/sokod/sokod/internal/pluginhost/enginetables"
+	"github.com/sokod/sokod/internal/supervisor"
 	"github.com/sokod/sokod/sdk"
 )
 
@@ -42,25 +49,25 @@ type Component struct {
 	// Capabilities qualify the kind.
 	Capabilities []sdk.Capability `json:"capabilities"`
 	// State is "ready" for built-ins; a plugin's State otherwise.
-	State State `json:"state"`
+	State supervisor.State `json:"state"`
 	// Error is the plugin's last failure, if any.
 	Error string `json:"error,omitempty"`
 }
 
 // Registry resolves components by name across the built-ins and the
-// plugins of a Host.
+// plugins of a Supervisor.
 type Registry struct {
-	host *Host // nil: built-ins only
-	log  hclog.Logger
+	sup *supervisor.Supervisor // nil: built-ins only
+	log hclog.Logger
 }
 
-// NewRegistry returns a registry over the built-ins and host's plugins.
-// host may be nil; log may be nil.
-func NewRegistry(host *Host, log hclog.Logger) *Registry {
+// New returns a registry over the built-ins and sup's plugins. sup may be
+// nil (built-ins only); log may be nil.
+func New(sup *supervisor.Supervisor, log hclog.Logger) *Registry {
 	if log == nil {
 		log = hclog.NewNullLogger()
 	}
-	return &Registry{host: host, log: log}
+	return &Registry{sup: sup, log: log}
 }
 
 // List returns every component, built-ins first within each name, sorted
@@ -73,13 +80,13 @@ func (r *Registry) List() []Component {
 		if h.Admissible {
 			caps = append(caps, sdk.CapAdmissible)
 		}
-		out = append(out, Component{Name: h.Name, Kind: sdk.KindHeuristic, Source: SourceBuiltin, Summary: h.Summary, Capabilities: caps, State: StateReady})
+		out = append(out, Component{Name: h.Name, Kind: sdk.KindHeuristic, Source: SourceBuiltin, Summary: h.Summary, Capabilities: caps, State: supervisor.StateReady})
 	}
 	for _, p := range planners.All() {
-		out = append(out, Component{Name: p.Name, Kind: sdk.KindPlanner, Source: SourceBuiltin, Summary: p.Summary, Capabilities: []sdk.Capability{}, State: StateReady})
+		out = append(out, Component{Name: p.Name, Kind: sdk.KindPlanner, Source: SourceBuiltin, Summary: p.Summary, Capabilities: []sdk.Capability{}, State: supervisor.StateReady})
 	}
-	if r.host != nil {
-		for _, p := range r.host.Plugins() {
+	if r.sup != nil {
+		for _, p := range r.sup.Plugins() {
 			st := p.Status()
 			errText := ""
 			if st.LastError != nil {
@@ -147,9 +154,9 @@ func (r *Registry) Planner(ctx context.Context, name string) (*Planner, error) {
 			return &Planner{Name: spec.Name, Source: SourceBuiltin, Planner: spec.New()}, nil
 		}
 	}
-	var p *Plugin
-	if r.host != nil {
-		p = r.host.Lookup(bare)
+	var p *supervisor.Plugin
+	if r.sup != nil {
+		p = r.sup.Lookup(bare)
 	}
 	if p == nil {
 		return nil, fmt.Errorf("unknown planner %q (available: %s)", name, strings.Join(r.names(sdk.KindPlanner), ", "))
@@ -174,7 +181,7 @@ type Heuristic struct {
 	Admissible bool
 
 	builtin *heuristics.Spec
-	plugin  *Plugin
+	plugin  *supervisor.Plugin
 	log     hclog.Logger
 }
 
@@ -190,9 +197,9 @@ func (r *Registry) Heuristic(ctx context.Context, name string) (*Heuristic, erro
 			return &Heuristic{Name: spec.Name, Source: SourceBuiltin, Admissible: spec.Admissible, builtin: &spec}, nil
 		}
 	}
-	var p *Plugin
-	if r.host != nil {
-		p = r.host.Lookup(bare)
+	var p *supervisor.Plugin
+	if r.sup != nil {
+		p = r.sup.Lookup(bare)
 	}
 	if p == nil {
 		return nil, fmt.Errorf("unknown heuristic %q (available: %s)", name, strings.Join(r.names(sdk.KindHeuristic), ", "))
@@ -217,7 +224,7 @@ func (r *Registry) Heuristic(ctx context.Context, name string) (*Heuristic, erro
 func (r *Registry) names(k sdk.Kind) []string {
 	var out []string
 	for _, c := range r.List() {
-		if c.Kind == k || (c.Kind == "" && c.State == StateStopped) {
+		if c.Kind == k || (c.Kind == "" && c.State == supervisor.StateStopped) {
 			out = append(out, c.Name)
 		}
 	}
@@ -245,7 +252,7 @@ func (h *Heuristic) Prepare(ctx context.Context, b *engine.Board) (*engine.Heuri
 		return nil, fmt.Errorf("heuristic %s answered with an estimator, which the search cannot use yet", h.Name)
 	}
 	if prep.Admissible != h.Admissible {
-		return nil, &Error{Plugin: h.plugin.Name(), Op: "prepare heuristic", Kind: ErrGarbage,
+		return nil, &supervisor.Error{Plugin: h.plugin.Name(), Op: "prepare heuristic", Kind: supervisor.ErrGarbage,
 			Err: fmt.Errorf("declared admissible=%v but prepared admissible=%v", h.Admissible, prep.Admissible)}
 	}
 	return enginetables.Heuristic(h.Name, b, prep)
@@ -260,7 +267,7 @@ type Deadlocks struct {
 	// Source is the plugin binary's path.
 	Source string
 
-	plugin *Plugin
+	plugin *supervisor.Plugin
 }
 
 // Deadlocks resolves name to a plugin's deadlock detector, starting the
@@ -268,9 +275,9 @@ type Deadlocks struct {
 // can be used: the search runs them natively.
 func (r *Registry) Deadlocks(ctx context.Context, name string) (*Deadlocks, error) {
 	bare := strings.TrimPrefix(name, PluginPrefix)
-	var p *Plugin
-	if r.host != nil {
-		p = r.host.Lookup(bare)
+	var p *supervisor.Plugin
+	if r.sup != nil {
+		p = r.sup.Lookup(bare)
 	}
 	if p == nil {
 		return nil, fmt.Errorf("unknown deadlock detector %q (available: %s)", name, strings.Join(r.names(sdk.KindDeadlock), ", "))

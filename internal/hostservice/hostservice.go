@@ -17,6 +17,7 @@ import (
 	"github.com/sokod/sokod/internal/engine"
 	"github.com/sokod/sokod/internal/heuristics"
 	"github.com/sokod/sokod/sdk"
+	"github.com/sokod/sokod/sdk/macro"
 	"github.com/sokod/sokod/sokoban"
 )
 
@@ -39,82 +40,29 @@ func New(b *engine.Board, clock func() time.Time) *Service {
 	return &Service{b: b, level: sdk.LevelFromBoard(b), clock: clock}
 }
 
-// scratch is one position laid out for walking the board.
-type scratch struct {
-	occ   []bool   // box on square; the wall sentinel counts as occupied
-	seen  []bool   // reached by the player
-	stack []uint16 // walk stack
-}
-
-func (h *Service) newScratch() *scratch {
-	n := h.b.Squares + 1
-	return &scratch{occ: make([]bool, n), seen: make([]bool, n), stack: make([]uint16, 0, n)}
-}
-
-// place makes boxes the occupied squares.
-func (s *scratch) place(b *engine.Board, boxes []uint16) {
-	clear(s.occ)
-	s.occ[b.Squares] = true
-	for _, x := range boxes {
-		s.occ[x] = true
-	}
-}
-
-// walk marks the squares the player on from reaches without pushing and
-// returns the smallest of them, the normalised player square.
-func (s *scratch) walk(b *engine.Board, from uint16) uint16 {
-	clear(s.seen)
-	s.seen[from] = true
-	s.stack = append(s.stack[:0], from)
-	least := from
-	for len(s.stack) > 0 {
-		q := s.stack[len(s.stack)-1]
-		s.stack = s.stack[:len(s.stack)-1]
-		for d := range 4 {
-			n := b.Nbr[int(q)*4+d]
-			if !s.occ[n] && !s.seen[n] {
-				s.seen[n] = true
-				least = min(least, n)
-				s.stack = append(s.stack, n)
-			}
-		}
-	}
-	return least
-}
-
 // LegalPushes lists, per position, every push the rules allow (the box's
 // next square is free floor, the player can reach the square behind it),
 // dead ends included: Deadlocked tells those apart. Boxes are taken in the
-// position's order, directions in LURD order.
+// position's order, directions in LURD order (macro.Gen.Pushes).
 func (h *Service) LegalPushes(ctx context.Context, states sdk.States) (*sdk.PushList, error) {
-	b := h.b
-	s := h.newScratch()
+	g, pos := macro.NewGen(h.b), macro.NewPos(h.b)
 	out := &sdk.PushList{Counts: make([]int, states.Len()), Results: sdk.NewStates(states.Boxes, 0)}
 	child := make([]uint16, states.Boxes)
+	var moves []macro.Move
 	for i := range states.Len() {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 		boxes := states.BoxSquares(i)
-		s.place(b, boxes)
-		s.walk(b, states.Player(i))
-		reach := slices.Clone(s.seen)
-		for bi, x := range boxes {
-			for d := range 4 {
-				to, behind := b.Nbr[int(x)*4+d], b.Nbr[int(x)*4+d^2]
-				if s.occ[to] || int(behind) >= b.Squares || !reach[behind] {
-					continue
-				}
-				copy(child, boxes)
-				child[bi] = to
-				s.occ[x], s.occ[to] = false, true
-				norm := s.walk(b, x)
-				s.occ[x], s.occ[to] = true, false
-				out.Pushes = append(out.Pushes, sdk.Push{Box: x, Dir: sokoban.Direction(d)})
-				out.Results.Append(norm, child)
-				out.Counts[i]++
-			}
+		pos.Set(boxes, states.Player(i))
+		moves = g.Pushes(pos, moves[:0])
+		for _, m := range moves {
+			copy(child, boxes)
+			child[m.Box] = m.To
+			out.Pushes = append(out.Pushes, sdk.Push{Box: m.From, Dir: sokoban.Direction(m.Side ^ 2)})
+			out.Results.Append(m.Norm, child)
 		}
+		out.Counts[i] = len(moves)
 	}
 	return out, nil
 }
@@ -122,19 +70,18 @@ func (h *Service) LegalPushes(ctx context.Context, states sdk.States) (*sdk.Push
 // Reachable returns, per position, the squares the player reaches without
 // pushing.
 func (h *Service) Reachable(ctx context.Context, states sdk.States) (sdk.SquareSets, error) {
-	b := h.b
-	s := h.newScratch()
-	sets := sdk.SquareSets{Squares: b.Squares}
+	g, pos := macro.NewGen(h.b), macro.NewPos(h.b)
+	sets := sdk.SquareSets{Squares: h.b.Squares}
 	sets.Bits = make([]byte, states.Len()*sets.Stride())
 	for i := range states.Len() {
 		if err := ctx.Err(); err != nil {
 			return sdk.SquareSets{}, err
 		}
-		s.place(b, states.BoxSquares(i))
-		s.walk(b, states.Player(i))
+		pos.Set(states.BoxSquares(i), states.Player(i))
+		g.Flood(pos, pos.Player)
 		row := sets.Bits[i*sets.Stride():]
-		for sq := range b.Squares {
-			if s.seen[sq] {
+		for sq := range h.b.Squares {
+			if g.Reached(uint16(sq)) {
 				row[sq/8] |= 1 << (sq % 8)
 			}
 		}
@@ -142,78 +89,27 @@ func (h *Service) Reachable(ctx context.Context, states sdk.States) (sdk.SquareS
 	return sets, nil
 }
 
-// Deadlocked applies the deadlock tests that need no search state: a box
-// off a goal on a dead square, and boxes that cannot all be matched to
-// distinct goals they can reach (the bipartite deadlock). The engine's
-// frozen-box and PI-corral tests run inside its search and are not exported
-// to planners yet.
+// Deadlocked applies the deadlock tests the built-in planners use (package
+// macro), so that a planner in another process gets the same verdicts: a
+// box off a goal on a dead square, boxes frozen with one off a goal, boxes
+// that cannot all be matched to distinct goals they can reach (with boxes
+// frozen on goals as walls), and corrals and empty goals shut for good.
+// Each is sound: a position called a deadlock has no solution. The
+// engine's PI-corral pruning is a rule for choosing pushes inside its
+// search, not a verdict on a position, and is not offered.
 func (h *Service) Deadlocked(ctx context.Context, states sdk.States, out []bool) error {
 	if len(out) != states.Len() {
 		return fmt.Errorf("deadlocked: %d results for %d positions", len(out), states.Len())
 	}
-	m := newBipartite(h.b, states.Boxes)
+	g, pos := macro.NewGen(h.b), macro.NewPos(h.b)
 	for i := range states.Len() {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		boxes := states.BoxSquares(i)
-		out[i] = false
-		for _, x := range boxes {
-			if h.b.Dead[x] && h.b.GoalIndex[x] < 0 {
-				out[i] = true
-				break
-			}
-		}
-		if !out[i] {
-			out[i] = !m.perfect(boxes)
-		}
+		pos.Set(states.BoxSquares(i), states.Player(i))
+		out[i] = g.Deadlocked(pos)
 	}
 	return nil
-}
-
-// bipartite finds whether every box can be given its own goal that it can
-// reach by pushes on an otherwise empty board (Board.Dist), by Kuhn's
-// augmenting paths: O(boxes^2 x goals) per position, small next to an RPC.
-type bipartite struct {
-	b       *engine.Board
-	goalOf  []int // goal matched to box i, -1
-	boxOf   []int // box matched to goal j, -1
-	visited []bool
-}
-
-func newBipartite(b *engine.Board, boxes int) *bipartite {
-	return &bipartite{b: b, goalOf: make([]int, boxes), boxOf: make([]int, len(b.Goals)), visited: make([]bool, len(b.Goals))}
-}
-
-func (m *bipartite) perfect(boxes []uint16) bool {
-	for i := range m.goalOf {
-		m.goalOf[i] = -1
-	}
-	for j := range m.boxOf {
-		m.boxOf[j] = -1
-	}
-	for i := range boxes {
-		clear(m.visited)
-		if !m.augment(boxes, i) {
-			return false
-		}
-	}
-	return true
-}
-
-func (m *bipartite) augment(boxes []uint16, i int) bool {
-	g := len(m.b.Goals)
-	for j := range g {
-		if m.visited[j] || m.b.Dist[int(boxes[i])*g+j] == engine.Inf {
-			continue
-		}
-		m.visited[j] = true
-		if m.boxOf[j] < 0 || m.augment(boxes, m.boxOf[j]) {
-			m.goalOf[i], m.boxOf[j] = j, i
-			return true
-		}
-	}
-	return false
 }
 
 // subSearchMemory is a sub-search's memory when its budget names none:

@@ -94,6 +94,37 @@ func TestServiceDeadlocked(t *testing.T) {
 	}
 }
 
+// TestServiceFreeze checks that a block of boxes that can never move
+// again, off the goals, is a deadlock, though no box stands on a dead
+// square, and that the same boxes apart are not.
+func TestServiceFreeze(t *testing.T) {
+	l, err := sokoban.Parse("#######\n#@    #\n# $$  #\n# $$  #\n#  .. #\n#  .. #\n#######\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := board.Analyze(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sq := func(x, y int) uint16 { return uint16(b.SquareOf[y*b.Width+x]) }
+	in := states(4,
+		[]uint16{sq(1, 1), sq(2, 2), sq(3, 2), sq(2, 3), sq(3, 3)}, // a 2x2 block
+		[]uint16{sq(1, 1), sq(2, 2), sq(4, 2), sq(2, 3), sq(4, 3)}, // apart
+	)
+	for _, x := range b.StartBoxes {
+		if b.Dead[x] {
+			t.Fatalf("square %d is dead: the test wants live squares", x)
+		}
+	}
+	out := make([]bool, in.Len())
+	if err := New(b, nil).Deadlocked(context.Background(), in, out); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]bool{true, false}, out); diff != "" {
+		t.Errorf("Deadlocked (-want +got):\n%s", diff)
+	}
+}
+
 // TestServiceBipartite finds two squares from which a box can reach one
 // and the same single goal, and checks that two boxes there are a
 // deadlock although neither square is dead.

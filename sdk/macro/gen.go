@@ -395,3 +395,23 @@ func (g *Gen) Matchable(pos *Pos) bool {
 	}
 	return g.match.Perfect(pos.Boxes, pos.Player)
 }
+
+// Deadlocked applies every deadlock test of the package to pos, cheapest
+// first: a box off a goal on a dead square, a box frozen with one off a
+// goal, no matching of boxes to goals (Matchable), a dead corral or shut
+// goal (CorralDeadlock). The generator applies the first two to the
+// positions its moves lead to already; this is for a position from
+// elsewhere. It uses the flood marks.
+func (g *Gen) Deadlocked(pos *Pos) bool {
+	for _, sq := range pos.Boxes {
+		if g.b.Dead[sq] && g.b.GoalIndex[sq] < 0 {
+			return true
+		}
+	}
+	for _, sq := range pos.Boxes {
+		if g.frozenDeadlock(pos, sq) {
+			return true
+		}
+	}
+	return !g.Matchable(pos) || g.CorralDeadlock(pos)
+}

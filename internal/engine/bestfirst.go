@@ -14,7 +14,7 @@ const (
 	byAStar    queueKind = iota // f = g + h
 	byBound                     // f = h
 	byWeighted                  // f = g + W*h
-	byPacking                   // f = g + h + the packing term (packing.go)
+	byPacking                   // f = g (+ h) + the packing term (packing.go)
 )
 
 // priority returns the key of a state with g pushes and bound h in an open
@@ -26,6 +26,9 @@ func (s *searcher) priority(k queueKind, g, h int) int {
 	case byWeighted:
 		return g + s.weight*h
 	case byPacking:
+		if s.pk.keying == packSubgoal {
+			return g + s.pkTerm
+		}
 		return g + h + s.pkTerm
 	}
 	return g + h
@@ -108,7 +111,7 @@ func (s *searcher) begin() (st Status, reason string, goal uint32, end bool) {
 		return Solved, "", root, true
 	}
 	if s.pk.on {
-		s.pkTerm, _ = s.packMove(noSquare, noSquare)
+		s.pkTerm, _ = s.packTerm(noSquare, noSquare)
 	}
 	s.enqueue(root, 0, h0)
 	return GaveUp, "", 0, false

@@ -81,10 +81,10 @@ func (s *searcher) expand(r uint32, g, hcur, fcur int) (Status, string, uint32) 
 		}
 		cg := g + 1 + int(p.more)
 		if s.pk.on {
-			// The packing search counts only the pushes that bring no box
-			// nearer its phase's goals (packing.go).
+			// The progress keying counts only the pushes that bring no
+			// box nearer its phase's goals (packing.go).
 			var productive bool
-			s.pkTerm, productive = s.packMove(p.from, to)
+			s.pkTerm, productive = s.packTerm(p.from, to)
 			if productive {
 				cg = g
 			}
@@ -233,7 +233,7 @@ func (s *searcher) childBound(hcur, i int, to, last uint16, p push) int {
 // the search would avoid it while every position with the corral waits on
 // it.
 func (s *searcher) corralKey(fcur, cg, h int) {
-	if s.pk.on && s.inCorral && cg+h+s.pkTerm > fcur {
-		s.pkTerm = fcur - cg - h
+	if s.pk.on && s.inCorral && s.priority(byPacking, cg, h) > fcur {
+		s.pkTerm = fcur - s.priority(byPacking, cg, h) + s.pkTerm
 	}
 }

@@ -155,8 +155,9 @@ type Options struct {
 	// macroGoals (tests, experiments), when positive, replaces
 	// minMacroGoals.
 	macroGoals int
-	// plan is the fill plan of a packing search (set by Solve).
-	plan *fillPlan
+	// plan and keying make a packing search (set by Solve).
+	plan   *fillPlan
+	keying packKeying
 }
 
 // Techniques is a set of the search's techniques that can be switched off
@@ -257,9 +258,10 @@ const (
 	// (see ida.go), for either objective; under ObjectivePushes it proves
 	// push-optimality as A* does, in far less memory and more time.
 	StrategyIDA
-	// StrategyPacking: the packing search alone (packing.go), on levels
-	// with a fill plan; others get StrategyAlternate. StrategyAlternate
-	// runs it first on goal-room levels.
+	// StrategyPacking: the packing search alone (packing.go), its two
+	// keyings in turn, on levels with a fill plan; others get
+	// StrategyAlternate. StrategyAlternate runs it first on goal-room
+	// levels.
 	StrategyPacking
 )
 

@@ -1,10 +1,10 @@
 package engine
 
 // The packing search: best-first search steered by the level's fill phases
-// (phases.go), for goal-room levels under ObjectiveAny. After YASS's
-// packing-order search.
+// (phases.go), for goal-room levels under ObjectiveAny, in two keyings that
+// run in turn (each is brittle where the other is not).
 //
-// A state's key is
+// The progress keying, after YASS's packing-order search: a state's key is
 //
 //	g + h + packGoalWeight*(goals not yet filled in phase order) + the last move's term
 //
@@ -24,10 +24,18 @@ package engine
 // expansion keep their parent's key (expand.corralKey), since the corral
 // must be opened before anything else and its pushes are no step back.
 //
-// The keys say nothing of optimality; g is not the push count (the path's
-// pushes are still counted in the solution). Under the default strategy
-// the packing search gets packShare of the budget on the levels that
-// qualify (packingLevel), then the alternating search has the rest.
+// The subgoal keying is A* towards the next goal: g counts every push, and
+// the key is g + packGoalWeight*(goals not filled in phase order) +
+// packSubgoalWeight*(the fewest pushes from a box not home to an empty goal
+// of the current phase), without the bound. It fills the next goal with
+// the fewest pushes, moving other boxes only as far as needed, and does
+// not push every box towards the goals at once.
+//
+// The keys say nothing of optimality; in the progress keying g is not the
+// push count (the path's pushes are still counted in the solution). Under
+// the default strategy each keying gets packShare of the budget on the
+// levels that qualify (packingLevel), then the alternating search has the
+// rest.
 
 // noSquare stands for no square where one is optional.
 const noSquare = 0xFFFF
@@ -41,14 +49,26 @@ const (
 	// many goals have a goal next to them (YASS uses the same threshold):
 	// fewer is no goal room, and the alternating search does better.
 	packMinGoals = 9
-	// packShare is the percentage of the budget the packing search gets
-	// before the alternating search takes over.
-	packShare = 50
+	// packShare is the percentage of the budget each keying of the
+	// packing search gets before the alternating search takes over.
+	packShare = 35
+	// packSubgoalWeight weighs the distance to the next goal in the
+	// subgoal keying.
+	packSubgoalWeight = 2
+)
+
+// packKeying says how a packing search keys its states.
+type packKeying uint8
+
+const (
+	packProgress packKeying = iota + 1 // unproductive pushes free: YASS's
+	packSubgoal                        // A* towards the next goal
 )
 
 // packGuide is the packing search's state in a searcher.
 type packGuide struct {
 	on      bool
+	keying  packKeying
 	phases  [][]uint16 // fill phases, first first
 	pdist   [][]uint16 // per goal index: phase distances from every square
 	phaseOf []int16    // per square: its goal's phase, -1 off the goals
@@ -56,8 +76,8 @@ type packGuide struct {
 }
 
 // init sets the guide up with the level's fill phases fp, nil for none.
-func (g *packGuide) init(b *Board, fp *fillPlan) {
-	g.on = fp != nil
+func (g *packGuide) init(b *Board, fp *fillPlan, keying packKeying) {
+	g.on, g.keying = fp != nil, keying
 	if !g.on {
 		return
 	}
@@ -88,18 +108,25 @@ func packingLevel(b *Board) bool {
 	return n >= packMinGoals
 }
 
-// packMove scores the move that has just taken a box from from to to (the
-// position after it is on the board; from and to are noSquare for the
-// start): the packing part of the child's key (all but g and h), and
-// whether the move was productive.
-func (s *searcher) packMove(from, to uint16) (term int, productive bool) {
-	g := &s.pk
-	done := 0
+// packTerm returns the packing part of the key of the position on the
+// board (all but g and h), reached by the move that took a box from from to
+// to (noSquare for the start), and whether that move was productive (which
+// only the progress keying asks).
+func (s *searcher) packTerm(from, to uint16) (term int, productive bool) {
+	if s.pk.keying == packSubgoal {
+		return s.subgoalTerm(), false
+	}
+	return s.progressTerm(from, to)
+}
+
+// packPhase sets g.cur, the phase being filled, and returns the goals
+// filled in phase order.
+func (g *packGuide) packPhase(boxAt []int16) (done int) {
 	g.cur = len(g.phases)
 	for k, goals := range g.phases {
 		filled := 0
 		for _, sq := range goals {
-			if s.boxAt[sq] >= 0 {
+			if boxAt[sq] >= 0 {
 				filled++
 			}
 		}
@@ -109,7 +136,43 @@ func (s *searcher) packMove(from, to uint16) (term int, productive bool) {
 			break
 		}
 	}
-	term = packGoalWeight * (len(s.boxes) - done)
+	return done
+}
+
+// subgoalTerm is the subgoal keying's term of the position on the board.
+func (s *searcher) subgoalTerm() int {
+	g := &s.pk
+	term := packGoalWeight * (len(s.boxes) - g.packPhase(s.boxAt))
+	if g.cur == len(g.phases) {
+		return term
+	}
+	best := Inf
+	for _, t := range g.phases[g.cur] {
+		if s.boxAt[t] >= 0 {
+			continue
+		}
+		pd := g.pdist[s.b.GoalIndex[t]]
+		for _, b := range s.boxes {
+			if ph := g.phaseOf[b]; ph >= 0 && int(ph) <= g.cur {
+				continue // home
+			}
+			if d := int(pd[b]); d < best {
+				best = d
+			}
+		}
+	}
+	if best == Inf {
+		best = packGoalWeight // no box reaches the phase's goals
+	}
+	return term + packSubgoalWeight*best
+}
+
+// progressTerm is the progress keying's term of the move that has just
+// taken a box from from to to (the position after it is on the board),
+// and whether the move was productive.
+func (s *searcher) progressTerm(from, to uint16) (term int, productive bool) {
+	g := &s.pk
+	term = packGoalWeight * (len(s.boxes) - g.packPhase(s.boxAt))
 	if to == noSquare || g.cur == len(g.phases) {
 		return term, false
 	}

@@ -15,8 +15,10 @@ import "slices"
 // phases in which the goals are filled, phases[0] first. Emptying goals
 // only frees squares, so every goal of a phase can still be reached when
 // some of its phase's others are filled: within a phase the goals can be
-// filled in any order. A goal on which a box starts is emptied only in the
-// last round. When a round empties nothing, there is no plan.
+// filled in any order. A box that starts on a goal is pulled away like any
+// other (it may have to make room and come back); when a round empties
+// nothing but such goals are left, they are filled from the start. When a
+// round empties nothing else, there is no plan.
 //
 // The player stands, in the solved position, in the region of its start
 // square (or of the first square off the goals when the start is on one),
@@ -198,23 +200,25 @@ func (ps *phaseSearch) run() [][]uint16 {
 	var rounds [][]uint16
 	left := len(b.Goals)
 	for left > 0 && !ps.spent() {
-		startsOnly := true // only goals with start boxes are left
-		for _, g := range b.Goals {
-			if ps.filled[g] && !ps.start[g] {
-				startsOnly = false
-				break
-			}
-		}
 		var out []uint16
 		for _, toStart := range []bool{true, false} {
 			ps.toStart = toStart
 			for _, g := range b.Goals {
-				if ps.filled[g] && (startsOnly || (!ps.start[g] && ps.pullsAway(g, anchor))) {
+				if ps.filled[g] && ps.pullsAway(g, anchor) {
 					out = append(out, g)
 				}
 			}
 			if len(out) > 0 {
 				break
+			}
+		}
+		if len(out) == 0 {
+			// Goals with boxes from the start that no box can leave are
+			// filled from the start.
+			for _, g := range b.Goals {
+				if ps.filled[g] && ps.start[g] {
+					out = append(out, g)
+				}
 			}
 		}
 		if len(out) == 0 {

@@ -209,7 +209,7 @@ func newSearcher(b *Board, h *Heuristic, opts Options, ws *Workspace) *searcher 
 		s.kinds = []queueKind{byWeighted}
 	case opts.Strategy == StrategyPacking && opts.plan != nil:
 		s.kinds = []queueKind{byPacking}
-		s.pk.init(b, opts.plan)
+		s.pk.init(b, opts.plan, opts.keying)
 	default:
 		s.kinds = []queueKind{byBound, byAStar}
 	}

@@ -111,9 +111,10 @@ func Solve(ctx context.Context, b *Board, opts Options) (*Result, error) {
 // solveStages runs the searches of one Solve, each in turn on the same
 // workspace, and returns the last with its outcome; it adds their counts to
 // st. Under the default strategy for ObjectiveAny a goal-room level
-// (packingLevel) with a fill plan gets the packing search first, with
-// packShare of the time and node budgets; when it gives up on its share,
-// the alternating search has the rest. A search in which goal macros fired
+// (packingLevel) with a fill plan gets the packing search first, each of
+// its keyings with packShare of the time and node budgets in turn; when
+// they give up on their shares, the alternating search has the rest.
+// StrategyPacking runs the two keyings alone, half each. A search in which goal macros fired
 // that exhausts its space proves nothing (they cut moves): the plain
 // search runs again, within what is left, so that Unsolvable always rests
 // on it.
@@ -122,12 +123,18 @@ func solveStages(ctx context.Context, b *Board, opts Options, ws *Workspace, st 
 	if opts.Objective == ObjectiveAny && (opts.Strategy == StrategyPacking ||
 		opts.Strategy == StrategyAlternate && opts.Off&TechPacking == 0 && packingLevel(b)) {
 		if plan := newFillPlan(b); plan != nil {
-			pk := opts
-			pk.Strategy, pk.plan = StrategyPacking, plan
+			share := int64(50) // each of the two keyings, alone
 			if opts.Strategy == StrategyAlternate {
-				pk.Budget = shareBudget(opts.Budget, opts.Clock, packShare)
+				share = packShare
 			}
-			stages = append(stages, pk)
+			for i, keying := range []packKeying{packProgress, packSubgoal} {
+				pk := opts
+				pk.Strategy, pk.plan, pk.keying = StrategyPacking, plan, keying
+				if opts.Strategy == StrategyAlternate || i == 0 {
+					pk.Budget = shareBudget(opts.Budget, opts.Clock, share*int64(i+1))
+				}
+				stages = append(stages, pk)
+			}
 			st.Packing = true
 		}
 	}

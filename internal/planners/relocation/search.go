@@ -48,24 +48,43 @@ const (
 // pairKey names a gap: a forward node and a reverse node.
 type pairKey struct{ f, r int32 }
 
-// solve runs the phases of the plan.
+// solve runs the phases of the plan: the reverse spread, the forward
+// opening, the direct gaps, then the aim searches and their gaps until
+// the budget is spent. A phase that settles the plan ends it.
 func (p *plan) solve(ctx context.Context) (*sdk.PlanResult, error) {
 	b, run := p.b, p.run
 	if macro.OnGoals(b, b.StartBoxes) == len(b.Goals) {
 		return macro.Verified(ctx, p.host, "")
 	}
 	run.Best = macro.OnGoals(b, b.StartBoxes)
+	roots, spread, res, err := p.spreadReverse(ctx)
+	if res != nil || err != nil {
+		return res, err
+	}
+	if res, err := p.openForward(ctx); res != nil || err != nil {
+		return res, err
+	}
+	r := p.newRelocation(roots, spread)
+	if res, err := r.direct(ctx); res != nil || err != nil {
+		return res, err
+	}
+	r.startAims()
+	return r.loop(ctx)
+}
 
-	// Reverse spread: RFS, RPR and RSB from each solved position.
-	roots := p.rev.roots()
+// spreadReverse runs RFS, RPR and RSB from each solved position, and
+// returns the solved positions (the roots) and the spread positions worth
+// a gap; a result settles the plan.
+func (p *plan) spreadReverse(ctx context.Context) (roots, spread []int32, res *sdk.PlanResult, err error) {
+	run := p.run
+	roots = p.rev.roots()
 	if len(roots) == 0 {
 		// Sound but not a proof the host would take from a planner.
-		return p.gaveUp("by the one-box-maze restrictions no solved position can be reached from the start"), nil
+		return nil, nil, p.gaveUp("by the one-box-maze restrictions no solved position can be reached from the start"), nil
 	}
-	var spread []int32
 	for _, r := range roots {
 		if stop, reason := run.Tick(); stop {
-			return p.gaveUp(reason), nil
+			return nil, nil, p.gaveUp(reason), nil
 		}
 		res := p.rev.rpr(r, run.Expired)
 		spread = append(spread, p.spreadCandidates(res)...)
@@ -74,11 +93,17 @@ func (p *plan) solve(ctx context.Context) (*sdk.PlanResult, error) {
 			r, len(res.nodes), res.first, res.stuck, p.rev.off[last], p.rev.regionsOf(last))
 	}
 	if res, err := p.meetReverse(ctx); res != nil || err != nil {
-		return res, err
+		return nil, nil, res, err
 	}
 	run.Message = fmt.Sprintf("reverse spread: %d solved positions, %d spread positions", len(roots), len(spread))
+	return roots, spread, nil, nil
+}
 
-	// Forward opening.
+// openForward runs the opening search from the start, for its share of
+// the time, until it finds positions with one region; a result settles the
+// plan.
+func (p *plan) openForward(ctx context.Context) (*sdk.PlanResult, error) {
+	run := p.run
 	openEnd := time.Now().Add(time.Duration(float64(p.remaining()) * openShare))
 	for k := 0; k < openQuota && len(p.fwd.open) == 0 && time.Now().Before(openEnd); k++ {
 		if stop, reason := run.Tick(); stop {
@@ -94,189 +119,267 @@ func (p *plan) solve(ctx context.Context) (*sdk.PlanResult, error) {
 			break
 		}
 	}
-	picks := p.forwardPicks()
+	return nil, nil
+}
 
-	// Relocation, direct: the opened forward positions to the spread ones.
-	share := min(time.Duration(float64(p.remaining())*gapShare), maxFirstGap)
+// relocation is the state of the plan's last phases: the gaps between the
+// forward and the reverse side, and the aim searches that bring the two
+// sides closer.
+type relocation struct {
+	p             *plan
+	roots, spread []int32
+	picks         []int32
+	// share is a sub-search's time, which grows as gaps fail (failed
+	// counts them) up to maxGap; rootShare is the share the host's plain
+	// search to the solved position last had.
+	share, rootShare, maxGap time.Duration
+	failed                   int
+	// tried and macTried are the gaps given to the host's sub-search and
+	// to the macro gap search.
+	tried, macTried map[pairKey]bool
+
+	// The aim searches: ra reverse, towards forward node fid; fa forward,
+	// towards reverse node spreadAim (nil when there is none). gs is the
+	// macro gap search.
+	fid       int32
+	ra        *aimSearch
+	fa        *fwdAim
+	spreadAim int32
+	gs        *gapSearch
+	// times are the time spent by the reverse search, the forward search
+	// and the gaps; revSpent and fwdSpent mark a search that has run dry;
+	// turn alternates the gaps' sources.
+	times              [3]time.Duration
+	revSpent, fwdSpent bool
+	turn               int
+}
+
+// The activities of the relocation, in the order of relocation.times.
+const (
+	actReverse = iota
+	actForward
+	actGaps
+)
+
+// newRelocation starts the relocation from the opened forward positions.
+func (p *plan) newRelocation(roots, spread []int32) *relocation {
+	r := &relocation{p: p, roots: roots, spread: spread, picks: p.forwardPicks(),
+		tried: map[pairKey]bool{}, macTried: map[pairKey]bool{}}
+	r.share = min(time.Duration(float64(p.remaining())*gapShare), maxFirstGap)
 	if p.deadline.IsZero() {
-		share = noDeadlineGap
+		r.share = noDeadlineGap
 	}
-	maxGap := time.Duration(float64(p.remaining()) * maxShare)
-	tried := map[pairKey]bool{}
-	// The solved position first, with twice a gap's share: the host's
-	// plain search from the opened position, which the exhaustive search
-	// from the start did not have (Sasquatch I 6 is solved this way, and
-	// was solved only once the gaps' share had grown, after six seconds).
-	rootShare := 2 * share
-	if res, err := p.tryGap(ctx, pairKey{picks[0], roots[0]}, rootShare); res != nil || err != nil {
+	r.maxGap = time.Duration(float64(p.remaining()) * maxShare)
+	return r
+}
+
+// direct tries the solved position first, with twice a gap's share (the
+// host's plain search from the opened position, which the exhaustive
+// search from the start did not have), then the gaps from the opened
+// forward positions to the spread ones, closest first.
+func (r *relocation) direct(ctx context.Context) (*sdk.PlanResult, error) {
+	p := r.p
+	r.rootShare = 2 * r.share
+	if res, err := p.tryGap(ctx, pairKey{r.picks[0], r.roots[0]}, r.rootShare); res != nil || err != nil {
 		return res, err
 	}
-	direct := p.pairs(picks, spread)
+	direct := p.pairs(r.picks, r.spread)
 	for _, pk := range direct[:min(directPairs, len(direct))] {
-		if stop, reason := run.Tick(); stop {
+		if stop, reason := p.run.Tick(); stop {
 			return p.gaveUp(reason), nil
 		}
-		tried[pk] = true
-		if res, err := p.tryGap(ctx, pk, share); res != nil || err != nil {
+		r.tried[pk] = true
+		if res, err := p.tryGap(ctx, pk, r.share); res != nil || err != nil {
 			return res, err
 		}
 	}
+	return nil, nil
+}
 
-	// Relocation with box aims, both ways: the reverse search moves
-	// towards the first forward pick, the forward search towards the most
-	// spread reverse position, and the positions of either closest to its
-	// aim become gaps. Each of the three gets the same share of the time.
-	fid := picks[0]
-	pos := macro.NewPos(b)
-	p.fwd.store.Load(fid, pos)
-	ra := newAimSearch(p.rev, newAim(p.st, fid, pos))
-	ra.seed(run.Expired)
-	p.ra = ra
-	var fa *fwdAim
-	spreadAim := int32(-1)
-	if len(spread) > 0 {
-		spreadAim = spread[0]
-		p.rev.store.Load(spreadAim, pos)
-		fa = newFwdAim(p.fwd, newAimAt(p.st, spreadAim, pos))
-		fa.seed(run.Expired)
+// startAims seeds the aim searches: the reverse one towards the first
+// forward pick, the forward one towards the most spread reverse position.
+func (r *relocation) startAims() {
+	p := r.p
+	r.fid = r.picks[0]
+	pos := macro.NewPos(p.b)
+	p.fwd.store.Load(r.fid, pos)
+	r.ra = newAimSearch(p.rev, newAim(p.st, r.fid, pos))
+	r.ra.seed(p.run.Expired)
+	p.ra = r.ra
+	r.spreadAim = -1
+	if len(r.spread) > 0 {
+		r.spreadAim = r.spread[0]
+		p.rev.store.Load(r.spreadAim, pos)
+		r.fa = newFwdAim(p.fwd, newAimAt(p.st, r.spreadAim, pos))
+		r.fa.seed(p.run.Expired)
 	}
-	var times [3]time.Duration // reverse, forward, gaps
-	revSpent, fwdSpent := false, fa == nil
-	turn := 0 // alternates the gaps' sources
-	macTried := map[pairKey]bool{}
-	gs := newGapSearch(p.fwd)
-	failed := 0
+	r.fwdSpent = r.fa == nil
+	r.gs = newGapSearch(p.fwd)
+}
+
+// loop gives the reverse aim search, the forward one and the gaps the
+// same share of the time, the one behind first, until a solution or the
+// end of the budget.
+func (r *relocation) loop(ctx context.Context) (*sdk.PlanResult, error) {
+	p := r.p
 	for {
-		act := 2
-		if !revSpent && times[0] <= times[2] && (fwdSpent || times[0] <= times[1]) {
-			act = 0
-		} else if !fwdSpent && times[1] <= times[2] {
-			act = 1
+		act := actGaps
+		if !r.revSpent && r.times[actReverse] <= r.times[actGaps] && (r.fwdSpent || r.times[actReverse] <= r.times[actForward]) {
+			act = actReverse
+		} else if !r.fwdSpent && r.times[actForward] <= r.times[actGaps] {
+			act = actForward
 		}
 		t0 := time.Now()
-		switch act {
-		case 0, 1:
-			for range aimSlice {
-				if stop, reason := run.Tick(); stop {
-					return p.gaveUp(reason), nil
-				}
-				var f, r int32
-				var sp bool
-				if act == 0 {
-					r, f, sp = ra.expand(run, p.fwd.store)
-				} else {
-					f, r, sp = fa.expand(run, p.rev.store)
-				}
-				if r >= 0 {
-					if res, err := p.meet(ctx, f, r); res != nil || err != nil {
-						return res, err
-					}
-				}
-				if sp {
-					revSpent = revSpent || act == 0
-					fwdSpent = fwdSpent || act == 1
-					break
-				}
-			}
-		default:
-			if share > rootShare {
-				// Each time the gaps' share grows: the solved position
-				// itself, the host's plain search from the opened
-				// position, which sometimes needs only more time. One
-				// search serves every root: its targets are the goals
-				// whichever region the root's player is in, and
-				// closeGap takes any solved end.
-				rootShare = share
-				if stop, reason := run.Tick(); stop {
-					return p.gaveUp(reason), nil
-				}
-				if res, err := p.tryGap(ctx, pairKey{fid, roots[0]}, share); res != nil || err != nil {
-					return res, err
-				}
-				break
-			}
-			// The gaps' sources in turn: the macro gap search to the
-			// reverse position closest to the aim, the host's sub-search
-			// to the closest one with one region, and the sub-search from
-			// the forward position closest to the spread one.
-			var k pairKey
-			src := -1
-			for range 3 {
-				turn = (turn + 1) % 3
-				switch {
-				case turn == 0:
-					for r := ra.nextMacro(); r >= 0; r = ra.nextMacro() {
-						if k = (pairKey{fid, r}); !macTried[k] {
-							src = 0
-							break
-						}
-					}
-				case turn == 1:
-					for r := ra.nextGap(); r >= 0; r = ra.nextGap() {
-						if k = (pairKey{fid, r}); !tried[k] {
-							src = 1
-							break
-						}
-					}
-				case fa != nil:
-					for f := fa.nextGap(); f >= 0; f = fa.nextGap() {
-						if k = (pairKey{f, spreadAim}); !tried[k] {
-							src = 2
-							break
-						}
-					}
-				}
-				if src >= 0 {
-					break
-				}
-			}
-			if src < 0 {
-				if revSpent && fwdSpent {
-					return p.gaveUp("search space exhausted"), nil
-				}
-				times[2] = max(times[0], times[1]) // nothing to close yet
+		var res *sdk.PlanResult
+		var err error
+		if act == actGaps {
+			var idle bool
+			res, err, idle = r.gapStep(ctx)
+			if res == nil && err == nil && idle {
+				r.times[actGaps] = max(r.times[actReverse], r.times[actForward]) // nothing to close yet
 				continue
 			}
-			if stop, reason := run.Tick(); stop {
-				return p.gaveUp(reason), nil
-			}
-			if src == 0 {
-				macTried[k] = true
-				p.gaps++
-				t0, n0 := time.Now(), run.Nodes
-				f, r, full, stop := gs.run(run, k.f, p.rev, k.r, gapExpansions, share)
-				p.logf("macro gap f%d to r%d (%d off goals, estimate %d): took %v, %d expansions, met %v", k.f, k.r, p.rev.off[k.r], ra.est[k.r], time.Since(t0).Round(time.Millisecond), run.Nodes-n0, f >= 0)
-				if stop != "" {
-					return p.gaveUp(stop), nil
-				}
-				if full {
-					return p.gaveUp("memory budget spent"), nil
-				}
-				if f >= 0 {
-					p.gapsReached++
-					if res, err := p.meet(ctx, f, r); res != nil || err != nil {
-						return res, err
-					}
-				}
-			} else {
-				tried[k] = true
-				res, err := p.tryGap(ctx, k, share)
-				if res != nil || err != nil {
-					return res, err
-				}
-			}
-			if failed++; failed%escalateAfter == 0 {
-				share = min(2*share, max(maxGap, share))
-			}
+		} else {
+			res, err = r.aimStep(ctx, act)
 		}
-		times[act] += time.Since(t0)
+		if res != nil || err != nil {
+			return res, err
+		}
+		r.times[act] += time.Since(t0)
 		fbest := -1
-		if fa != nil {
-			fbest = fa.best
+		if r.fa != nil {
+			fbest = r.fa.best
 		}
-		run.Message = fmt.Sprintf("relocating: %d reverse and %d forward positions, closest %d and %d pushes, %d of %d gaps closed",
-			p.rev.store.Len(), p.fwd.store.Len(), ra.best, fbest, p.gapsReached, p.gaps)
+		p.run.Message = fmt.Sprintf("relocating: %d reverse and %d forward positions, closest %d and %d pushes, %d of %d gaps closed",
+			p.rev.store.Len(), p.fwd.store.Len(), r.ra.best, fbest, p.gapsReached, p.gaps)
 	}
+}
+
+// aimStep expands a slice of the reverse (act actReverse) or the forward
+// aim search, stopping at a meeting of the two sides or when the search
+// runs dry.
+func (r *relocation) aimStep(ctx context.Context, act int) (*sdk.PlanResult, error) {
+	p := r.p
+	for range aimSlice {
+		if stop, reason := p.run.Tick(); stop {
+			return p.gaveUp(reason), nil
+		}
+		var f, rid int32
+		var spent bool
+		if act == actReverse {
+			rid, f, spent = r.ra.expand(p.run, p.fwd.store)
+		} else {
+			f, rid, spent = r.fa.expand(p.run, p.rev.store)
+		}
+		if rid >= 0 {
+			if res, err := p.meet(ctx, f, rid); res != nil || err != nil {
+				return res, err
+			}
+		}
+		if spent {
+			r.revSpent = r.revSpent || act == actReverse
+			r.fwdSpent = r.fwdSpent || act == actForward
+			return nil, nil
+		}
+	}
+	return nil, nil
+}
+
+// The sources of gaps, which gapStep takes in turn.
+const (
+	srcMacro   = iota // the macro gap search to the reverse position closest to the aim
+	srcReverse        // the host's sub-search to the closest reverse one with one region
+	srcForward        // the sub-search from the forward position closest to the spread one
+)
+
+// gapStep tries one gap. Each time the gaps' share has grown it first
+// tries the solved position again (the host's plain search from the opened
+// position sometimes needs only more time; one search serves every root,
+// its targets being the goals whichever region the root's player is in).
+// idle reports that there was no gap to try.
+func (r *relocation) gapStep(ctx context.Context) (res *sdk.PlanResult, err error, idle bool) {
+	p := r.p
+	if r.share > r.rootShare {
+		r.rootShare = r.share
+		if stop, reason := p.run.Tick(); stop {
+			return p.gaveUp(reason), nil, false
+		}
+		res, err := p.tryGap(ctx, pairKey{r.fid, r.roots[0]}, r.share)
+		return res, err, false
+	}
+	k, src := r.nextGap()
+	if src < 0 {
+		if r.revSpent && r.fwdSpent {
+			return p.gaveUp("search space exhausted"), nil, false
+		}
+		return nil, nil, true
+	}
+	if stop, reason := p.run.Tick(); stop {
+		return p.gaveUp(reason), nil, false
+	}
+	if src == srcMacro {
+		res, err = r.macroGap(ctx, k)
+	} else {
+		r.tried[k] = true
+		res, err = p.tryGap(ctx, k, r.share)
+	}
+	if res != nil || err != nil {
+		return res, err, false
+	}
+	if r.failed++; r.failed%escalateAfter == 0 {
+		r.share = min(2*r.share, max(r.maxGap, r.share))
+	}
+	return nil, nil, false
+}
+
+// nextGap returns the next gap not tried yet, from the sources in turn,
+// or a negative source when none has one.
+func (r *relocation) nextGap() (k pairKey, src int) {
+	for range 3 {
+		r.turn = (r.turn + 1) % 3
+		switch {
+		case r.turn == srcMacro:
+			for rid := r.ra.nextMacro(); rid >= 0; rid = r.ra.nextMacro() {
+				if k = (pairKey{r.fid, rid}); !r.macTried[k] {
+					return k, srcMacro
+				}
+			}
+		case r.turn == srcReverse:
+			for rid := r.ra.nextGap(); rid >= 0; rid = r.ra.nextGap() {
+				if k = (pairKey{r.fid, rid}); !r.tried[k] {
+					return k, srcReverse
+				}
+			}
+		case r.fa != nil:
+			for f := r.fa.nextGap(); f >= 0; f = r.fa.nextGap() {
+				if k = (pairKey{f, r.spreadAim}); !r.tried[k] {
+					return k, srcForward
+				}
+			}
+		}
+	}
+	return k, -1
+}
+
+// macroGap runs the bounded macro gap search for gap k.
+func (r *relocation) macroGap(ctx context.Context, k pairKey) (*sdk.PlanResult, error) {
+	p, run := r.p, r.p.run
+	r.macTried[k] = true
+	p.gaps++
+	t0, n0 := time.Now(), run.Nodes
+	f, rid, full, stop := r.gs.run(run, k.f, p.rev, k.r, gapExpansions, r.share)
+	p.logf("macro gap f%d to r%d (%d off goals, estimate %d): took %v, %d expansions, met %v", k.f, k.r, p.rev.off[k.r], r.ra.est[k.r], time.Since(t0).Round(time.Millisecond), run.Nodes-n0, f >= 0)
+	if stop != "" {
+		return p.gaveUp(stop), nil
+	}
+	if full {
+		return p.gaveUp("memory budget spent"), nil
+	}
+	if f >= 0 {
+		p.gapsReached++
+		return p.meet(ctx, f, rid)
+	}
+	return nil, nil
 }
 
 // spreadCandidates lists the positions of an RPR variation worth a gap:

@@ -166,146 +166,195 @@ func (s *static) reach(st int32, seen []bool) {
 //     filled from A, and a position reachable from the start never has
 //     more boxes in A than the start has.
 func (s *static) restrictions() {
-	b := s.b
-	ns := s.n * labels
+	g := s.componentGraph()
+	if g == nil {
+		return
+	}
+	fwdC, revC := s.candidates(g)
+	s.fwd = g.limits(fwdC)
+	s.rev = g.limits(revC)
+}
+
+// compGraph is the graph of the state graph's strongly connected
+// components, with each component's descendants as a bitset of
+// components (desc, words uint64s per component, a component its own
+// descendant).
+type compGraph struct {
+	comp  []int32 // component of each state, -1 for invalid ones
+	nc    int     // number of components
+	words int
+	desc  []uint64
+	ns    int // number of states
+}
+
+// componentGraph finds the components and their descendants, or nil when
+// there is no valid state.
+func (s *static) componentGraph() *compGraph {
 	comp := s.components()
 	nc := 0
 	for _, c := range comp {
 		nc = max(nc, int(c)+1)
 	}
 	if nc == 0 {
-		return
+		return nil
 	}
+	g := &compGraph{comp: comp, nc: nc, words: (nc + 63) / 64, ns: s.n * labels}
 	// Component edges, and descendants by a pass in reverse topological
 	// order: Tarjan numbers components so that edges go from higher to
 	// lower numbers.
-	words := (nc + 63) / 64
-	desc := make([]uint64, nc*words)
+	g.desc = make([]uint64, nc*g.words)
 	for c := range nc {
-		desc[c*words+c/64] |= 1 << (c % 64)
+		g.desc[c*g.words+c/64] |= 1 << (c % 64)
 	}
 	byComp := make([][]int32, nc)
-	for st := range ns {
+	for st := range g.ns {
 		if comp[st] >= 0 {
 			byComp[comp[st]] = append(byComp[comp[st]], int32(st))
 		}
 	}
 	for c := range nc {
-		row := desc[c*words : (c+1)*words]
+		row := g.desc[c*g.words : (c+1)*g.words]
 		for _, st := range byComp[c] {
 			for d := range 4 {
 				if t := s.push(st, d); t >= 0 && comp[t] != int32(c) {
 					tc := int(comp[t])
 					for w := range row {
-						row[w] |= desc[tc*words+w]
+						row[w] |= g.desc[tc*g.words+w]
 					}
 				}
 			}
 		}
 	}
-	in := func(set []uint64, st int) bool {
-		c := comp[st]
-		return c >= 0 && set[int(c)/64]&(1<<(c%64)) != 0
-	}
+	return g
+}
+
+// in reports whether state st belongs to a component of set.
+func (g *compGraph) in(set []uint64, st int) bool {
+	c := g.comp[st]
+	return c >= 0 && set[int(c)/64]&(1<<(c%64)) != 0
+}
+
+// candidate is a set of components closed under pushes (or under pulls)
+// with the box-count limit it implies; the smaller rank the better.
+type candidate struct {
+	set  []uint64
+	lim  limitSet
+	rank int
+}
+
+// candidates returns the limits for the forward and the reverse search:
+// for each component X, D(X) and A(X), each set once.
+func (s *static) candidates(g *compGraph) (fwdC, revC []candidate) {
+	b := s.b
 	nGoals := len(b.Goals)
 	startState := make([]int, len(b.StartBoxes))
 	for i, x := range b.StartBoxes {
 		startState[i] = int(s.state(x, b.StartPlayer))
 	}
-	type cand struct {
-		set   []uint64
-		lim   limitSet
-		rank  int
-		isRev bool
-	}
-	var fwdC, revC []cand
 	seen := map[uint64]bool{}
-	anc := make([]uint64, words)
-	for x := range nc {
-		d := desc[x*words : (x+1)*words]
+	anc := make([]uint64, g.words)
+	for x := range g.nc {
+		d := g.desc[x*g.words : (x+1)*g.words]
 		clear(anc)
-		for y := range nc {
-			if desc[y*words+x/64]&(1<<(x%64)) != 0 {
+		for y := range g.nc {
+			if g.desc[y*g.words+x/64]&(1<<(x%64)) != 0 {
 				anc[y/64] |= 1 << (y % 64)
 			}
 		}
 		a := slices.Clone(anc)
 		for k, set := range [][]uint64{d, a} {
 			isD := k == 0
-			h := uint64(14695981039346656037)
-			for _, w := range set {
-				h = (h ^ w) * 1099511628211
-			}
-			if isD {
-				h = ^h
-			}
+			h := setHash(set, isD)
 			if seen[h] {
 				continue
 			}
 			seen[h] = true
-			size, goalsAny, goalsAll, start := 0, 0, 0, 0
-			for _, g := range b.Goals {
-				anyIn, allIn := false, true
-				for l := range labels {
-					st := int(g)*labels + l
-					if !s.valid[st] {
-						continue
-					}
-					if in(set, st) {
-						anyIn = true
-					} else {
-						allIn = false
-					}
-				}
-				if anyIn {
-					goalsAny++
-				}
-				if anyIn && allIn {
-					goalsAll++
-				}
-			}
-			for st := range ns {
-				if in(set, st) {
-					size++
-				}
-			}
-			for _, st := range startState {
-				if in(set, st) {
-					start++
-				}
-			}
+			size, goalsAny, goalsAll, start := s.count(g, set, startState)
+			ns := g.ns
 			if isD {
 				if goalsAny < nGoals {
-					fwdC = append(fwdC, cand{set: slices.Clone(set), lim: limitSet{atMost: true, bound: goalsAny}, rank: goalsAny*ns - size})
+					fwdC = append(fwdC, candidate{set: slices.Clone(set), lim: limitSet{atMost: true, bound: goalsAny}, rank: goalsAny*ns - size})
 				}
 				if start > 0 {
-					revC = append(revC, cand{set: slices.Clone(set), lim: limitSet{atMost: false, bound: start}, rank: -start*ns + size, isRev: true})
+					revC = append(revC, candidate{set: slices.Clone(set), lim: limitSet{atMost: false, bound: start}, rank: -start*ns + size})
 				}
 			} else {
 				if goalsAll > 0 {
-					fwdC = append(fwdC, cand{set: a, lim: limitSet{atMost: false, bound: goalsAll}, rank: -goalsAll*ns + size})
+					fwdC = append(fwdC, candidate{set: a, lim: limitSet{atMost: false, bound: goalsAll}, rank: -goalsAll*ns + size})
 				}
 				if start < nGoals {
-					revC = append(revC, cand{set: a, lim: limitSet{atMost: true, bound: start}, rank: start*ns - size, isRev: true})
+					revC = append(revC, candidate{set: a, lim: limitSet{atMost: true, bound: start}, rank: start*ns - size})
 				}
 			}
 		}
 	}
-	build := func(cs []cand, out *limits) {
-		slices.SortStableFunc(cs, func(p, q cand) int { return p.rank - q.rank })
-		cs = cs[:min(len(cs), 2*maxLimits)]
-		out.member = make([]uint64, ns)
-		for k, c := range cs {
-			out.sets = append(out.sets, c.lim)
-			for st := range ns {
-				if in(c.set, st) {
-					out.member[st] |= 1 << k
-				}
+	return fwdC, revC
+}
+
+// setHash names a set of components, D sets and A sets apart (FNV-1a).
+func setHash(set []uint64, isD bool) uint64 {
+	h := uint64(14695981039346656037)
+	for _, w := range set {
+		h = (h ^ w) * 1099511628211
+	}
+	if isD {
+		h = ^h
+	}
+	return h
+}
+
+// count returns the states of set, the goals with a state in set
+// (goalsAny) and with all their states in set (goalsAll), and the start's
+// boxes in set.
+func (s *static) count(g *compGraph, set []uint64, startState []int) (size, goalsAny, goalsAll, start int) {
+	for _, goal := range s.b.Goals {
+		anyIn, allIn := false, true
+		for l := range labels {
+			st := int(goal)*labels + l
+			if !s.valid[st] {
+				continue
+			}
+			if g.in(set, st) {
+				anyIn = true
+			} else {
+				allIn = false
+			}
+		}
+		if anyIn {
+			goalsAny++
+		}
+		if anyIn && allIn {
+			goalsAll++
+		}
+	}
+	for st := range g.ns {
+		if g.in(set, st) {
+			size++
+		}
+	}
+	for _, st := range startState {
+		if g.in(set, st) {
+			start++
+		}
+	}
+	return size, goalsAny, goalsAll, start
+}
+
+// limits keeps the best 2*maxLimits candidates as limits, with each
+// state's membership as a bitset.
+func (g *compGraph) limits(cs []candidate) limits {
+	slices.SortStableFunc(cs, func(p, q candidate) int { return p.rank - q.rank })
+	cs = cs[:min(len(cs), 2*maxLimits)]
+	out := limits{member: make([]uint64, g.ns)}
+	for k, c := range cs {
+		out.sets = append(out.sets, c.lim)
+		for st := range g.ns {
+			if g.in(c.set, st) {
+				out.member[st] |= 1 << k
 			}
 		}
 	}
-	build(fwdC, &s.fwd)
-	build(revC, &s.rev)
+	return out
 }
 
 // components labels each valid state with its strongly connected

@@ -136,11 +136,32 @@ func AnalyzeContext(ctx context.Context, l *sokoban.Level) (*Board, error) {
 	if l == nil {
 		return nil, fmt.Errorf("board: nil level")
 	}
-	w, h := l.Width(), l.Height()
-	cells := l.Cells()
-	b := &Board{Level: l, Width: w, Height: h}
+	b := &Board{Level: l, Width: l.Width(), Height: l.Height()}
+	if err := b.numberSquares(); err != nil {
+		return nil, err
+	}
+	b.computeNeighbours()
+	b.placeBoxesAndGoals()
+	b.computeSides()
+	if err := b.computeDistances(ctx); err != nil {
+		return nil, err
+	}
+	b.computeDead()
+	b.computeSlide()
+	if err := b.computeGoalAreas(ctx); err != nil {
+		return nil, err
+	}
+	b.checkStartBoxes()
+	b.computeZobrist()
+	return b, nil
+}
 
-	// Interior: flood fill from the player over non-wall cells.
+// numberSquares numbers the interior, the cells the player reaches from
+// the start when boxes are ignored, in row-major order (Cell, SquareOf,
+// Squares).
+func (b *Board) numberSquares() error {
+	l, w, h := b.Level, b.Width, b.Height
+	cells := l.Cells()
 	px, py := l.Player()
 	start := py*w + px
 	b.SquareOf = make([]int32, w*h)
@@ -155,7 +176,7 @@ func AnalyzeContext(ctx context.Context, l *sokoban.Level) (*Board, error) {
 			dx, dy := d.Delta()
 			nx, ny := x+dx, y+dy
 			if nx < 0 || ny < 0 || nx >= w || ny >= h {
-				return nil, fmt.Errorf("board: the player can walk off the board at column %d, row %d", x+1, y+1)
+				return fmt.Errorf("board: the player can walk off the board at column %d, row %d", x+1, y+1)
 			}
 			n := ny*w + nx
 			if inside[n] || cells[n].Has(sokoban.Wall) {
@@ -176,11 +197,16 @@ func AnalyzeContext(ctx context.Context, l *sokoban.Level) (*Board, error) {
 		}
 	}
 	if n >= MaxSquares {
-		return nil, fmt.Errorf("board: %d interior squares, more than %d", n, MaxSquares-1)
+		return fmt.Errorf("board: %d interior squares, more than %d", n, MaxSquares-1)
 	}
 	b.Squares = n
-	wall := uint16(n)
+	return nil
+}
 
+// computeNeighbours fills Nbr, the wall sentinel standing for walls.
+func (b *Board) computeNeighbours() {
+	n, w := b.Squares, b.Width
+	wall := uint16(n)
 	b.Nbr = make([]uint16, (n+1)*4)
 	for sq := 0; sq < n; sq++ {
 		c := int(b.Cell[sq])
@@ -198,25 +224,25 @@ func AnalyzeContext(ctx context.Context, l *sokoban.Level) (*Board, error) {
 	for d := 0; d < 4; d++ {
 		b.Nbr[n*4+d] = wall
 	}
+}
 
-	// Boxes and goals. A box outside the interior can never move: on a goal
-	// it is part of the wall, elsewhere the level is unsolvable. A goal
-	// outside the interior without a box can never be filled.
-	b.GoalIndex = make([]int16, n+1)
+// placeBoxesAndGoals fills Goals, GoalIndex, StartBoxes and StartPlayer. A
+// box outside the interior can never move: on a goal it is part of the
+// wall, elsewhere the level is unsolvable (Impossible). A goal outside the
+// interior without a box can never be filled.
+func (b *Board) placeBoxesAndGoals() {
+	w := b.Width
+	b.GoalIndex = make([]int16, b.Squares+1)
 	for i := range b.GoalIndex {
 		b.GoalIndex[i] = -1
 	}
-	for c, cell := range cells {
+	for c, cell := range b.Level.Cells() {
 		s := b.SquareOf[c]
 		switch {
 		case s < 0 && cell.Has(sokoban.Box) && !cell.Has(sokoban.Goal):
-			if b.Impossible == "" {
-				b.Impossible = fmt.Sprintf("the box at column %d, row %d can never be reached", c%w+1, c/w+1)
-			}
+			b.impossible("the box at column %d, row %d can never be reached", c%w+1, c/w+1)
 		case s < 0 && cell.Has(sokoban.Goal) && !cell.Has(sokoban.Box):
-			if b.Impossible == "" {
-				b.Impossible = fmt.Sprintf("the goal at column %d, row %d can never be reached", c%w+1, c/w+1)
-			}
+			b.impossible("the goal at column %d, row %d can never be reached", c%w+1, c/w+1)
 		case s >= 0 && cell.Has(sokoban.Goal):
 			b.GoalIndex[s] = int16(len(b.Goals))
 			b.Goals = append(b.Goals, uint16(s))
@@ -225,17 +251,25 @@ func AnalyzeContext(ctx context.Context, l *sokoban.Level) (*Board, error) {
 			b.StartBoxes = append(b.StartBoxes, uint16(s))
 		}
 	}
-	b.StartPlayer = uint16(b.SquareOf[start])
-	if len(b.StartBoxes) != len(b.Goals) && b.Impossible == "" {
-		b.Impossible = fmt.Sprintf("%d movable boxes but %d goals", len(b.StartBoxes), len(b.Goals))
+	px, py := b.Level.Player()
+	b.StartPlayer = uint16(b.SquareOf[py*w+px])
+	if len(b.StartBoxes) != len(b.Goals) {
+		b.impossible("%d movable boxes but %d goals", len(b.StartBoxes), len(b.Goals))
 	}
+}
 
-	b.computeSides()
-	if err := b.computeDistances(ctx); err != nil {
-		return nil, err
+// impossible records the first reason the level cannot be solved.
+func (b *Board) impossible(format string, args ...any) {
+	if b.Impossible == "" {
+		b.Impossible = fmt.Sprintf(format, args...)
 	}
+}
+
+// computeDead marks the squares from which a lone box reaches no goal, and
+// the wall sentinel.
+func (b *Board) computeDead() {
+	n, g := b.Squares, len(b.Goals)
 	b.Dead = make([]bool, n+1)
-	g := len(b.Goals)
 	for sq := 0; sq < n; sq++ {
 		dead := true
 		for j := 0; j < g; j++ {
@@ -247,21 +281,18 @@ func AnalyzeContext(ctx context.Context, l *sokoban.Level) (*Board, error) {
 		b.Dead[sq] = dead
 	}
 	b.Dead[n] = true
-	b.computeSlide()
-	if err := b.computeGoalAreas(ctx); err != nil {
-		return nil, err
-	}
-	if b.Impossible == "" {
-		for _, s := range b.StartBoxes {
-			if b.Dead[s] {
-				c := b.Cell[s]
-				b.Impossible = fmt.Sprintf("the box at column %d, row %d can never reach a goal", int(c)%w+1, int(c)/w+1)
-				break
-			}
+}
+
+// checkStartBoxes makes a level with a box starting on a dead square
+// Impossible.
+func (b *Board) checkStartBoxes() {
+	for _, s := range b.StartBoxes {
+		if b.Dead[s] {
+			x, y := b.XY(s)
+			b.impossible("the box at column %d, row %d can never reach a goal", x+1, y+1)
+			return
 		}
 	}
-	b.computeZobrist()
-	return b, nil
 }
 
 // Wall returns the wall sentinel square number.

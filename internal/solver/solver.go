@@ -266,64 +266,25 @@ func Solve(ctx context.Context, req Request) (*Result, error) {
 	if clock == nil {
 		clock = time.Now
 	}
-	tm := times{clock: clock, start: clock(), wall: time.Now()}
+	s := &solving{req: req, tm: times{clock: clock, start: clock(), wall: time.Now()}}
 	if req.Budget.Time > 0 {
-		tm.deadline = tm.start.Add(req.Budget.Time)
+		s.tm.deadline = s.tm.start.Add(req.Budget.Time)
 	}
 	if req.Level.Solved() {
 		// Nothing to search: no analysis, no table.
 		return alreadySolved(req.Level, req.Objective)
 	}
-	memory := req.Budget.Memory
-	if memory <= 0 {
-		memory = engine.DefaultMemory
+	if res := s.budgetMemory(); res != nil {
+		return res, nil
 	}
-	// The level's tables come out of the budget first; a budget that
-	// cannot hold them is refused before they are computed.
-	tables := engine.SolveBytes(req.Level)
-	if req.Portfolio && len(req.Planners) > 0 {
-		memory /= 2 // the search's half; the tables are counted in it
+	if res, err := s.prepare(ctx); res != nil || err != nil {
+		return res, err
 	}
-	if tables+minSearchMemory > memory {
-		return &Result{Status: engine.GaveUp, Objective: req.Objective, Runs: []Run{},
-			Reason: fmt.Sprintf("%s: the level's tables need about %d MiB of the %d MiB the search may use",
-				engine.ReasonMemory, (tables+minSearchMemory+1<<20-1)>>20, memory>>20)}, nil
-	}
-
-	// Preparing may take seconds on the largest boards: it ends at the
-	// deadline like the search.
-	pctx, cancel := tm.until(ctx, tm.deadline)
-	defer cancel()
-	b, err := board.AnalyzeContext(pctx, req.Level)
-	if err != nil {
-		if pctx.Err() != nil {
-			return stopped(ctx, req, tm, "board analysis"), nil
-		}
-		return nil, &BadLevelError{Err: err}
-	}
-	h, err := req.Heuristic.Prepare(pctx, b)
-	if err != nil {
-		if pctx.Err() != nil {
-			return stopped(ctx, req, tm, "heuristic preparation"), nil
-		}
-		return nil, &ComponentError{What: "heuristic", Err: err}
-	}
-	var ds []*engine.Deadlocks
-	for _, d := range req.Deadlocks {
-		c, err := d.Prepare(pctx, b)
-		if err != nil {
-			if pctx.Err() != nil {
-				return stopped(ctx, req, tm, "deadlock detector preparation"), nil
-			}
-			return nil, &ComponentError{What: "deadlock detector", Err: err}
-		}
-		ds = append(ds, c)
-	}
-	res := &Result{Heuristic: h.Name, Objective: req.Objective}
-	defer func() { res.Elapsed = clock().Sub(tm.start) }()
+	res := &Result{Heuristic: s.h.Name, Objective: req.Objective}
+	defer func() { res.Elapsed = clock().Sub(s.tm.start) }()
 
 	if len(req.Planners) > 0 && req.Portfolio {
-		if err := portfolio(ctx, b, h, ds, req, res, memory-tables, tm); err != nil {
+		if err := s.portfolio(ctx, res); err != nil {
 			return nil, err
 		}
 		return res, nil
@@ -335,19 +296,89 @@ func Solve(ctx context.Context, req Request) (*Result, error) {
 	if len(req.Planners) == 0 {
 		share = 100
 	}
-	sr, err := search(ctx, b, h, ds, req, memory-tables, share, tm)
+	sr, err := s.search(ctx, share)
 	if err != nil {
 		return nil, err
 	}
-	res.addSearch(sr, h.Name)
+	res.addSearch(sr, s.h.Name)
 	if sr.Status != engine.GaveUp || len(req.Planners) == 0 || ctx.Err() != nil {
 		return res, nil
 	}
 	// The search's table is given back by now; the planners keep the
 	// board and the heuristic alive and analyse the level again.
-	pr := runPlanners(ctx, b, req, memory-tables, tm)
+	pr := s.runPlanners(ctx)
 	res.addPlans(ctx, pr, sr.Reason)
 	return res, nil
+}
+
+// solving is one solve under way: the request, its clock and instants,
+// the analysed board and the compiled components, and the memory left for
+// the search's table and the planners once the level's tables are counted.
+// Its methods are the solve's phases.
+type solving struct {
+	req Request
+	tm  times
+	// memory is what the search's table and open list, and the planners,
+	// may use: the budget (half of it in portfolio mode) less the level's
+	// tables.
+	memory int64
+	b      *engine.Board
+	h      *engine.Heuristic
+	ds     []*engine.Deadlocks
+}
+
+// budgetMemory sets s.memory. The level's tables come out of the budget
+// first; a budget that cannot hold them is refused, with a result, before
+// they are computed.
+func (s *solving) budgetMemory() *Result {
+	req := s.req
+	memory := req.Budget.Memory
+	if memory <= 0 {
+		memory = engine.DefaultMemory
+	}
+	tables := engine.SolveBytes(req.Level)
+	if req.Portfolio && len(req.Planners) > 0 {
+		memory /= 2 // the search's half; the tables are counted in it
+	}
+	if tables+minSearchMemory > memory {
+		return &Result{Status: engine.GaveUp, Objective: req.Objective, Runs: []Run{},
+			Reason: fmt.Sprintf("%s: the level's tables need about %d MiB of the %d MiB the search may use",
+				engine.ReasonMemory, (tables+minSearchMemory+1<<20-1)>>20, memory>>20)}
+	}
+	s.memory = memory - tables
+	return nil
+}
+
+// prepare analyses the board and compiles the heuristic and the deadlock
+// detectors, until the deadline like the search: on the largest boards it
+// takes seconds. A result means the deadline or ctx ended it.
+func (s *solving) prepare(ctx context.Context) (*Result, error) {
+	pctx, cancel := s.tm.until(ctx, s.tm.deadline)
+	defer cancel()
+	var err error
+	if s.b, err = board.AnalyzeContext(pctx, s.req.Level); err != nil {
+		if pctx.Err() != nil {
+			return s.stopped(ctx, "board analysis"), nil
+		}
+		return nil, &BadLevelError{Err: err}
+	}
+	if s.h, err = s.req.Heuristic.Prepare(pctx, s.b); err != nil {
+		if pctx.Err() != nil {
+			return s.stopped(ctx, "heuristic preparation"), nil
+		}
+		return nil, &ComponentError{What: "heuristic", Err: err}
+	}
+	for _, d := range s.req.Deadlocks {
+		c, err := d.Prepare(pctx, s.b)
+		if err != nil {
+			if pctx.Err() != nil {
+				return s.stopped(ctx, "deadlock detector preparation"), nil
+			}
+			return nil, &ComponentError{What: "deadlock detector", Err: err}
+		}
+		s.ds = append(s.ds, c)
+	}
+	return nil, nil
 }
 
 // alreadySolved is the result for a level whose boxes all stand on goals:
@@ -395,11 +426,11 @@ func (res *Result) addPlans(ctx context.Context, pr plans, searchReason string) 
 // whole time budget and half the memory, until one settles the level or
 // both give up, and records both in res. The search wins a tie: its
 // solution may be proved optimal.
-func portfolio(ctx context.Context, b *engine.Board, h *engine.Heuristic, ds []*engine.Deadlocks, req Request, res *Result, half int64, tm times) error {
-	if req.OnEvent != nil {
+func (s *solving) portfolio(ctx context.Context, res *Result) error {
+	if s.req.OnEvent != nil {
 		var mu sync.Mutex
-		onEvent := req.OnEvent
-		req.OnEvent = func(e Event) {
+		onEvent := s.req.OnEvent
+		s.req.OnEvent = func(e Event) {
 			mu.Lock()
 			defer mu.Unlock()
 			onEvent(e)
@@ -415,14 +446,14 @@ func portfolio(ctx context.Context, b *engine.Board, h *engine.Heuristic, ds []*
 	searchDone := make(chan searched, 1)
 	plansDone := make(chan plans, 1)
 	go func() {
-		r, err := search(sctx, b, h, ds, req, half, 100, tm)
+		r, err := s.search(sctx, 100)
 		if err != nil || r.Status != engine.GaveUp {
 			stop()
 		}
 		searchDone <- searched{r, err}
 	}()
 	go func() {
-		pr := runPlanners(sctx, b, req, half, tm)
+		pr := s.runPlanners(sctx)
 		if pr.by != "" {
 			stop()
 		}
@@ -440,14 +471,14 @@ func portfolio(ctx context.Context, b *engine.Board, h *engine.Heuristic, ds []*
 			}
 		}
 		pr.by = ""
-		res.addSearch(sr.r, h.Name)
+		res.addSearch(sr.r, s.h.Name)
 		res.Runs = append(res.Runs, pr.runs...)
 		return nil
 	}
 	if pr.by != "" && sr.r.Reason == engine.ReasonCancelled && ctx.Err() == nil {
 		sr.r.Reason = "stopped: " + pr.by + " solved the level"
 	}
-	res.addSearch(sr.r, h.Name)
+	res.addSearch(sr.r, s.h.Name)
 	res.addPlans(ctx, pr, sr.r.Reason)
 	return nil
 }
@@ -461,13 +492,13 @@ type plans struct {
 	metrics sokoban.Metrics
 }
 
-// runPlanners runs req.Planners in order until one returns a verified
-// solution, each with memory bytes and req.PlannerShare of the time left
-// before the deadline, the last with all of it.
-func runPlanners(ctx context.Context, b *engine.Board, req Request, memory int64, tm times) plans {
+// runPlanners runs the request's planners in order until one returns a
+// verified solution, each with s.memory bytes and PlannerShare of the time
+// left before the deadline, the last with all of it.
+func (s *solving) runPlanners(ctx context.Context) plans {
 	var pr plans
-	level := sdk.LevelFromBoard(b)
-	host := hostservice.New(b, tm.clock)
+	req, tm := s.req, s.tm
+	env := planEnv{level: sdk.LevelFromBoard(s.b), host: hostservice.New(s.b, tm.clock)}
 	share := req.PlannerShare
 	if share <= 0 || share > 100 {
 		share = DefaultPlannerShare
@@ -485,7 +516,7 @@ func runPlanners(ctx context.Context, b *engine.Board, req Request, memory int64
 				left = left * time.Duration(share) / 100
 			}
 		}
-		run, sol, m := plan(ctx, p, level, host, req, memory, left, tm)
+		run, sol, m := s.plan(ctx, p, env, left)
 		pr.runs = append(pr.runs, run)
 		if run.Status == RunSolved {
 			pr.by, pr.sol, pr.metrics = p.Name, sol, m
@@ -495,15 +526,16 @@ func runPlanners(ctx context.Context, b *engine.Board, req Request, memory int64
 	return pr
 }
 
-// search runs the exhaustive search with memory bytes for its table and
+// search runs the exhaustive search with s.memory bytes for its table and
 // open list until share percent of the time budget is spent.
-func search(ctx context.Context, b *engine.Board, h *engine.Heuristic, ds []*engine.Deadlocks, req Request, memory int64, share int, tm times) (*engine.Result, error) {
+func (s *solving) search(ctx context.Context, share int) (*engine.Result, error) {
+	req, tm, b, h, memory := s.req, s.tm, s.b, s.h, s.memory
 	opts := engine.Options{
 		Objective: req.Objective,
 		Strategy:  req.Strategy,
 		Off:       req.Off,
 		Heuristic: h,
-		Deadlocks: ds,
+		Deadlocks: s.ds,
 		Budget:    engine.Budget{Nodes: req.Budget.Nodes, Memory: max(memory, minSearchMemory)},
 		Clock:     tm.clock,
 		Workspace: req.Workspace,
@@ -535,9 +567,17 @@ func search(ctx context.Context, b *engine.Board, h *engine.Heuristic, ds []*eng
 	return r, nil
 }
 
+// planEnv is what every planner of a solve is given: the level as the
+// plugin protocol numbers it, and the host's primitives for it.
+type planEnv struct {
+	level *sdk.Level
+	host  sdk.Host
+}
+
 // plan runs one planner with the time left (0: no limit) and verifies its
 // solution. A planner that fails costs this run only.
-func plan(ctx context.Context, p Planner, level *sdk.Level, host sdk.Host, req Request, memory int64, left time.Duration, tm times) (Run, sokoban.Solution, sokoban.Metrics) {
+func (s *solving) plan(ctx context.Context, p Planner, env planEnv, left time.Duration) (Run, sokoban.Solution, sokoban.Metrics) {
+	req, tm := s.req, s.tm
 	began := tm.clock()
 	run := Run{Phase: PhasePlan, Component: p.Name}
 	var nodes int64
@@ -559,8 +599,8 @@ func plan(ctx context.Context, p Planner, level *sdk.Level, host sdk.Host, req R
 		pctx, cancel = context.WithTimeout(ctx, left+planGrace)
 		defer cancel()
 	}
-	budget := sdk.Budget{Time: left, MemoryBytes: uint64(memory)}
-	pr, err := p.Planner.Plan(pctx, &sdk.PlanRequest{Level: level, Budget: budget}, host, progress)
+	budget := sdk.Budget{Time: left, MemoryBytes: uint64(s.memory)}
+	pr, err := p.Planner.Plan(pctx, &sdk.PlanRequest{Level: env.level, Budget: budget}, env.host, progress)
 	run.Elapsed, run.Nodes = tm.clock().Sub(began), nodes
 	switch {
 	case err != nil && ctx.Err() != nil:
@@ -622,7 +662,8 @@ func (tm times) until(ctx context.Context, at time.Time) (context.Context, conte
 
 // stopped is the result of a solve whose preparation (the board analysis,
 // a component's preparation) the deadline or ctx ended.
-func stopped(ctx context.Context, req Request, tm times, phase string) *Result {
+func (s *solving) stopped(ctx context.Context, phase string) *Result {
+	req, tm := s.req, s.tm
 	reason := engine.ReasonDeadline
 	if ctx.Err() != nil {
 		reason = engine.ReasonCancelled

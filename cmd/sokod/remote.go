@@ -131,20 +131,64 @@ type remoteSolveFlags struct {
 // the local solve prints its own, with the same exit codes. An interrupt
 // asks the daemon to cancel the job and prints the cancelled result.
 func solveRemote(ctx context.Context, env *Env, addr, path string, f remoteSolveFlags, report *solveReport) error {
-	obj, err := engine.ParseObjective(f.objective)
+	opts, obj, err := remoteSolveOptions(env, f)
 	if err != nil {
-		return usagef("--objective: %v", err)
-	}
-	strategy, err := engine.ParseStrategy(f.strategy)
-	if err != nil {
-		return usagef("--strategy: %v", err)
-	}
-	if obj == engine.ObjectivePushes && strategy == engine.StrategyGreedy {
-		return usagef("--strategy greedy cannot prove push-optimality; use it with --objective any")
+		return err
 	}
 	l, err := readLevel(env, path, f.level)
 	if err != nil {
 		return err
+	}
+	client, closeConn, err := dialDaemon(addr, false, tokenPath(env))
+	if err != nil {
+		return err
+	}
+	defer closeConn()
+	// The stream outlives an interrupt of ctx: the daemon is asked to
+	// cancel the job instead, so that its result still arrives.
+	sctx, stop := context.WithCancel(context.WithoutCancel(ctx))
+	defer stop()
+	start := env.Now()
+	// The level goes as its own text, so the daemon's title and board are
+	// the ones read here whatever the file held around it.
+	stream, err := client.Solve(sctx, &sokodv1.SolveRequest{Level: l.Text(), LevelNumber: 1, Options: opts})
+	if err != nil {
+		return remoteError(addr, err)
+	}
+	job := &remoteJob{}
+	go job.cancelOnInterrupt(ctx, sctx, stop, client)
+	res, err := job.receive(env, addr, stream, report)
+	report.clear()
+	if err != nil {
+		return err
+	}
+	switch res.Status {
+	case sokodv1.Status_STATUS_INVALID_LEVEL:
+		return withCode(exitBadInput, errors.New(res.GetLevelError().GetMessage()))
+	case sokodv1.Status_STATUS_FAILED:
+		return fmt.Errorf("daemon at %s: %s", addr, res.Reason)
+	}
+	out := remoteOutput(res, path, f.level, l.Title, obj)
+	out.Seconds = env.Now().Sub(start).Seconds()
+	if err := report.result(out); err != nil {
+		return err
+	}
+	return remoteExit(res.Status)
+}
+
+// remoteSolveOptions turns the flags and the configuration into the
+// daemon's solve options, and returns the objective asked for.
+func remoteSolveOptions(env *Env, f remoteSolveFlags) (*sokodv1.SolveOptions, engine.Objective, error) {
+	obj, err := engine.ParseObjective(f.objective)
+	if err != nil {
+		return nil, obj, usagef("--objective: %v", err)
+	}
+	strategy, err := engine.ParseStrategy(f.strategy)
+	if err != nil {
+		return nil, obj, usagef("--strategy: %v", err)
+	}
+	if obj == engine.ObjectivePushes && strategy == engine.StrategyGreedy {
+		return nil, obj, usagef("--strategy greedy cannot prove push-optimality; use it with --objective any")
 	}
 	cfg := env.Config
 	opts := &sokodv1.SolveOptions{
@@ -163,89 +207,78 @@ func solveRemote(ctx context.Context, env *Env, addr, path string, f remoteSolve
 	if len(opts.Planners) > 0 {
 		opts.UsePlanners = new(true)
 	}
+	return opts, obj, nil
+}
 
-	client, closeConn, err := dialDaemon(addr, false, tokenPath(env))
-	if err != nil {
-		return err
-	}
-	defer closeConn()
-	// The stream outlives an interrupt of ctx: the daemon is asked to
-	// cancel the job instead, so that its result still arrives.
-	sctx, stop := context.WithCancel(context.WithoutCancel(ctx))
-	defer stop()
-	start := env.Now()
-	// The level goes as its own text, so the daemon's title and board are
-	// the ones read here whatever the file held around it.
-	stream, err := client.Solve(sctx, &sokodv1.SolveRequest{Level: l.Text(), LevelNumber: 1, Options: opts})
-	if err != nil {
-		return remoteError(addr, err)
-	}
-	var (
-		mu    sync.Mutex
-		jobID string
-	)
-	go func() {
-		select {
-		case <-sctx.Done():
-			return
-		case <-ctx.Done():
-		}
-		mu.Lock()
-		id := jobID
-		mu.Unlock()
-		if id == "" {
-			stop()
-			return
-		}
-		cctx, cancel := context.WithTimeout(sctx, cancelGrace)
-		defer cancel()
-		if _, err := client.Cancel(cctx, &sokodv1.CancelRequest{JobId: id}); err != nil {
-			stop()
-			return
-		}
-		select {
-		case <-sctx.Done():
-		case <-time.After(cancelGrace):
-			stop()
-		}
-	}()
+// remoteJob is a job solving on the daemon: its id, once accepted.
+type remoteJob struct {
+	mu sync.Mutex
+	id string
+}
 
-	var res *sokodv1.Result
-	for res == nil {
+// cancelOnInterrupt asks the daemon to cancel the job when ctx ends before
+// the stream (sctx) does, and ends the stream itself, through stop, when
+// the job has no id yet, the cancel fails, or the result does not come
+// within cancelGrace.
+func (j *remoteJob) cancelOnInterrupt(ctx, sctx context.Context, stop context.CancelFunc, client sokodv1.SolverServiceClient) {
+	select {
+	case <-sctx.Done():
+		return
+	case <-ctx.Done():
+	}
+	j.mu.Lock()
+	id := j.id
+	j.mu.Unlock()
+	if id == "" {
+		stop()
+		return
+	}
+	cctx, cancel := context.WithTimeout(sctx, cancelGrace)
+	defer cancel()
+	if _, err := client.Cancel(cctx, &sokodv1.CancelRequest{JobId: id}); err != nil {
+		stop()
+		return
+	}
+	select {
+	case <-sctx.Done():
+	case <-time.After(cancelGrace):
+		stop()
+	}
+}
+
+// receive reads the job's stream until its result, noting the job's id
+// and showing its progress.
+func (j *remoteJob) receive(env *Env, addr string, stream grpc.ServerStreamingClient[sokodv1.SolveResponse], report *solveReport) (*sokodv1.Result, error) {
+	for {
 		resp, err := stream.Recv()
 		if err != nil {
-			report.clear()
 			if errors.Is(err, io.EOF) {
-				return fmt.Errorf("daemon at %s: the stream ended without a result", addr)
+				return nil, fmt.Errorf("daemon at %s: the stream ended without a result", addr)
 			}
-			return remoteError(addr, err)
+			return nil, remoteError(addr, err)
 		}
 		switch e := resp.Event.(type) {
 		case *sokodv1.SolveResponse_Accepted:
-			mu.Lock()
-			jobID = e.Accepted.JobId
-			mu.Unlock()
+			j.mu.Lock()
+			j.id = e.Accepted.JobId
+			j.mu.Unlock()
 			env.Log.Debug("job accepted", "job", e.Accepted.JobId, "queue_position", e.Accepted.QueuePosition)
 		case *sokodv1.SolveResponse_Progress:
 			if show := report.progressFunc(); show != nil {
 				show(eventOf(e.Progress))
 			}
 		case *sokodv1.SolveResponse_Result:
-			res = e.Result
+			return e.Result, nil
 		}
 	}
-	report.clear()
-	switch res.Status {
-	case sokodv1.Status_STATUS_INVALID_LEVEL:
-		return withCode(exitBadInput, errors.New(res.GetLevelError().GetMessage()))
-	case sokodv1.Status_STATUS_FAILED:
-		return fmt.Errorf("daemon at %s: %s", addr, res.Reason)
-	}
+}
+
+// remoteOutput is the daemon's result as solve prints it.
+func remoteOutput(res *sokodv1.Result, path string, level int, title string, obj engine.Objective) solveOutput {
 	out := solveOutput{
-		File: path, Level: f.level, Title: l.Title, Status: statusName(res.Status), Reason: res.Reason,
+		File: path, Level: level, Title: title, Status: statusName(res.Status), Reason: res.Reason,
 		Optimal: res.Optimal, FoundBy: res.FoundBy, Phase: string(phaseOf(res.FoundIn)),
 		Nodes: res.GetStats().GetNodes(), Stored: res.GetStats().GetStored(),
-		Seconds:   env.Now().Sub(start).Seconds(),
 		Heuristic: res.Heuristic, Objective: obj.String(), Runs: []solver.Run{},
 	}
 	for _, r := range res.Runs {
@@ -257,10 +290,12 @@ func solveRemote(ctx context.Context, env *Env, addr, path string, f remoteSolve
 		out.Solution = res.Solution
 		out.Moves, out.Pushes, out.BoxLines, out.BoxChanges = int(m.GetMoves()), int(m.GetPushes()), int(m.GetBoxLines()), int(m.GetBoxChanges())
 	}
-	if err := report.result(out); err != nil {
-		return err
-	}
-	switch res.Status {
+	return out
+}
+
+// remoteExit is the exit status of a daemon's result, as a local solve's.
+func remoteExit(st sokodv1.Status) error {
+	switch st {
 	case sokodv1.Status_STATUS_SOLVED:
 		return nil
 	case sokodv1.Status_STATUS_UNSOLVABLE:

@@ -95,7 +95,7 @@ func TestPythonClient(t *testing.T) {
 
 	t.Run("solve", func(t *testing.T) {
 		out, code := client(t, addr, "solve", "../../testdata/example.xsb")
-		if code != 0 || !regexp.MustCompile(`(?m)^job \d+ accepted$`).MatchString(out) ||
+		if code != 0 || !regexp.MustCompile(`(?m)^job [0-9a-f]+ accepted$`).MatchString(out) ||
 			!regexp.MustCompile(`(?m)^STATUS_SOLVED: 13 moves, 3 pushes: [lurdLURD]+$`).MatchString(out) {
 			t.Errorf("exit %d:\n%s", code, out)
 		}
@@ -128,7 +128,7 @@ func TestPythonClient(t *testing.T) {
 		line, err := bufio.NewReader(stdout).ReadString('\n')
 		_ = cmd.Process.Kill()
 		_ = cmd.Wait()
-		m := regexp.MustCompile(`^job (\d+) accepted`).FindStringSubmatch(line)
+		m := regexp.MustCompile(`^job ([0-9a-f]+) accepted`).FindStringSubmatch(line)
 		if err != nil || m == nil {
 			t.Fatalf("first line %q, %v", line, err)
 		}

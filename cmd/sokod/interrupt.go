@@ -15,9 +15,22 @@ import (
 func watchInterrupts(parent context.Context, sigs <-chan os.Signal, note io.Writer, exit func(int)) (ctx context.Context, stop func()) {
 	ctx, cancel := context.WithCancel(parent)
 	done := make(chan struct{})
+	// A signal and stop may both be ready; select picks either, so after
+	// a signal the watcher looks again whether it was stopped.
+	stopped := func() bool {
+		select {
+		case <-done:
+			return true
+		default:
+			return false
+		}
+	}
 	go func() {
 		select {
 		case <-sigs:
+			if stopped() {
+				return
+			}
 		case <-done:
 			return
 		}
@@ -27,7 +40,9 @@ func watchInterrupts(parent context.Context, sigs <-chan os.Signal, note io.Writ
 		}
 		select {
 		case <-sigs:
-			exit(exitInterrupted)
+			if !stopped() {
+				exit(exitInterrupted)
+			}
 		case <-done:
 		}
 	}()

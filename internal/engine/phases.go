@@ -1,6 +1,9 @@
 package engine
 
-import "slices"
+import (
+	"context"
+	"slices"
+)
 
 // Fill phases: a packing order for the whole level, from a reverse search
 // (the packing search's guide, packing.go; after YASS's packing order).
@@ -41,11 +44,12 @@ type fillPlan struct {
 // visit, so that a huge board gets no plan rather than a long wait.
 const maxPhaseWork = 50_000_000
 
-// newFillPlan computes b's fill plan, nil when there is none or it would
-// cost more than maxPhaseWork.
-func newFillPlan(b *Board) *fillPlan {
+// newFillPlan computes b's fill plan, nil when there is none, when it would
+// cost more than maxPhaseWork, or when ctx ends first (on a board of
+// hundreds of boxes the plan takes longer than a short time limit).
+func newFillPlan(ctx context.Context, b *Board) *fillPlan {
 	ps := newPhaseSearch(b)
-	ps.work, ps.bounded = maxPhaseWork, true
+	ps.work, ps.bounded, ps.stop = maxPhaseWork, true, ctx.Done()
 	phases := ps.run()
 	if phases == nil || ps.spent() {
 		return nil
@@ -57,8 +61,23 @@ func newFillPlan(b *Board) *fillPlan {
 	return &fillPlan{phases: phases, dist: dist}
 }
 
-// spent reports whether a bounded search has used up its work.
-func (ps *phaseSearch) spent() bool { return ps.bounded && ps.work < 0 }
+// spent reports whether a bounded search has used up its work or its
+// context has ended.
+func (ps *phaseSearch) spent() bool {
+	if !ps.bounded {
+		return false
+	}
+	if ps.work < 0 {
+		return true
+	}
+	select {
+	case <-ps.stop:
+		ps.work = -1
+		return true
+	default:
+		return false
+	}
+}
 
 type phaseSearch struct {
 	b       *Board
@@ -74,7 +93,8 @@ type phaseSearch struct {
 	fq      []uint16
 	work    int // squares the floods may still visit, when bounded
 	bounded bool
-	depth   []uint16 // pull search depths, parallel to queue
+	stop    <-chan struct{} // the plan's context's Done, when bounded
+	depth   []uint16        // pull search depths, parallel to queue
 	// toStart: a pull must end on a start square not claimed yet (used)
 	toStart bool
 	used    []bool

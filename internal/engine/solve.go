@@ -122,7 +122,7 @@ func solveStages(ctx context.Context, b *Board, opts Options, ws *Workspace, st 
 	var stages []Options
 	if opts.Objective == ObjectiveAny && (opts.Strategy == StrategyPacking ||
 		opts.Strategy == StrategyAlternate && opts.Off&TechPacking == 0 && packingLevel(b)) {
-		if plan := newFillPlan(b); plan != nil {
+		if plan := newFillPlan(ctx, b); plan != nil {
 			share := int64(50) // each of the two keyings, alone
 			if opts.Strategy == StrategyAlternate {
 				share = packShare

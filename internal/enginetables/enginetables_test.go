@@ -17,7 +17,7 @@ import (
 func fixtureBoards(t *testing.T) []*engine.Board {
 	t.Helper()
 	var boards []*engine.Board
-	for _, f := range []string{"../../engine/testdata/small.xsb", "../../engine/testdata/bench.xsb"} {
+	for _, f := range []string{"../engine/testdata/small.xsb", "../engine/testdata/bench.xsb"} {
 		src, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)

@@ -66,7 +66,11 @@ func TestAnalyzeStopsWithItsClient(t *testing.T) {
 	if _, err := ts.client.Analyze(ctx, &sokodv1.AnalyzeRequest{Level: level}); status.Code(err) != codes.DeadlineExceeded {
 		t.Fatalf("Analyze: %v, want the client's deadline", err)
 	}
-	time.Sleep(200 * time.Millisecond) // the server's side of the cancel
+	// The server's side of the cancel: the analysis gives its slot back
+	// when it has stopped, long before it would have ended.
+	idle, stopIdle := context.WithTimeout(testContext(t), 2*time.Second)
+	defer stopIdle()
+	waitIdle(t, idle, ts.client)
 	before := cpuTime(t)
 	time.Sleep(time.Second)
 	if used := cpuTime(t) - before; used > 300*time.Millisecond {

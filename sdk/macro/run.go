@@ -88,6 +88,9 @@ func (r *Run) over(now time.Time) string {
 // spent. A planner that ends a leg asks it before it starts the next.
 func (r *Run) Over() bool { return r.over(time.Now()) != "" }
 
+// Why says why the whole plan must stop now, "" when it need not.
+func (r *Run) Why() string { return r.over(time.Now()) }
+
 // Expired reports whether the plan or its leg must stop now (cancelled or
 // past a deadline), without counting an expansion: for checks inside one
 // expansion, which on a board with hundreds of boxes takes a while.

@@ -76,7 +76,14 @@ func (Planner) Plan(ctx context.Context, req *sdk.PlanRequest, host sdk.Host, pr
 	fillOrder := true
 	for k := 0; k < len(tries); k++ {
 		t := tries[k]
-		if k > 0 && run.Over() {
+		// The first try too: on a board of thousands of boxes the packing
+		// order can take the whole budget, and a search's tables take a
+		// while to build. A try that ran past the plan's end says why it
+		// stopped as its leg's; the plan's reason is added then.
+		if why := run.Why(); why != "" {
+			if !strings.Contains(reasons[len(reasons)-1], why) {
+				reasons = append(reasons, why)
+			}
 			break
 		}
 		end := run.Leg(t.share)

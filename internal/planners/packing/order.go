@@ -140,8 +140,9 @@ func (r *reverse) park(ctx context.Context, remaining []uint16, depth int, budge
 // parked box may be parked again. Boxes that cannot leave even so are
 // packed first, in any order. The reverse search looks at boxes only, not
 // the player's exact square, and is run once per plan; it allocates
-// freely. Cancelling ctx cuts it short: the boxes not taken off by then
-// are packed first, in any order.
+// freely. Cancelling ctx cuts it short: Order returns nil, without the
+// push distances of the steps, which are costly on a board of thousands of
+// goals.
 func Order(ctx context.Context, b *board.Board) *Plan {
 	r := newReverse(b)
 	occ := r.occ
@@ -196,6 +197,9 @@ func Order(ctx context.Context, b *board.Board) *Plan {
 		}
 		r.playerRegion()
 	}
+	if ctx.Err() != nil {
+		return nil
+	}
 	plan := &Plan{Parkings: parkings}
 	// Forwards: first the boxes that never left, then the reverse steps
 	// backwards, each reversed.
@@ -211,6 +215,9 @@ func Order(ctx context.Context, b *board.Board) *Plan {
 	plan.Dist = make([][]uint16, len(plan.Steps))
 	byTarget := map[uint16][]uint16{}
 	for k, s := range plan.Steps {
+		if ctx.Err() != nil {
+			return nil
+		}
 		d, ok := byTarget[s.To]
 		if !ok {
 			d = r.pushDistances(s.To)

@@ -61,7 +61,8 @@ type Setup struct {
 // Start is the opening the planners over the packing order share: the
 // request's board, the run that holds the budget, and the packing order,
 // computed within the run's deadline. done, when not nil, is the answer
-// already: the board is impossible on its face. err is a bad request.
+// already: the board is impossible on its face, or the budget ran out
+// before the order was made. err is a bad request.
 func Start(ctx context.Context, req *sdk.PlanRequest, progress func(sdk.PlanProgress)) (st *Setup, done *sdk.PlanResult, err error) {
 	b, err := macro.Board(ctx, req)
 	if err != nil {
@@ -73,7 +74,13 @@ func Start(ctx context.Context, req *sdk.PlanRequest, progress func(sdk.PlanProg
 	run := macro.NewRun(ctx, req, progress)
 	octx, cancel := run.Context()
 	defer cancel()
-	return &Setup{Board: b, Run: run, Plan: Order(octx, b)}, nil, nil
+	plan := Order(octx, b)
+	if plan == nil {
+		// The plan's time ran out, or it was cancelled, before the order
+		// was made.
+		return nil, macro.GaveUp(run, run.Why()), nil
+	}
+	return &Setup{Board: b, Run: run, Plan: plan}, nil, nil
 }
 
 // stepWeight is what one step of the plan done is worth against the

@@ -130,6 +130,7 @@ func newPlan(ctx context.Context, req *sdk.PlanRequest, b *board.Board, host sdk
 	// visited set a bounded amount (maxVisited).
 	limit := macro.StoreLimit(req, len(b.StartBoxes), nodeExtra) * 3 / 8
 	p.rev = newReverser(b, p.st, limit)
+	p.rev.expired = p.run.Expired
 	p.fwd = newForwarder(b, p.st, limit)
 	return p
 }

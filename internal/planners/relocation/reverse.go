@@ -32,6 +32,12 @@ type reverser struct {
 	pmark   []uint32
 	pgen    uint32
 	pstack  []uint16
+	// expired reports whether the plan must stop (its budget spent); the
+	// pull-freeze test looks every so many calls, and once it has seen it
+	// (stopped) answers at once.
+	expired func() bool
+	pwork   int
+	stopped bool
 }
 
 func newReverser(b *board.Board, st *static, limit int) *reverser {
@@ -127,6 +133,16 @@ func (r *reverser) pullFrozen(pos *macro.Pos, sq uint16) bool {
 }
 
 func (r *reverser) pullFrozenRec(pos *macro.Pos, sq uint16) bool {
+	// The test backtracks, and along rows of boxes its branches multiply
+	// without end: it watches the plan's budget, and once that is spent
+	// counts every box as pullable, which prunes nothing wrongly. The plan
+	// ends then.
+	if r.pwork++; r.pwork%1024 == 0 && r.expired != nil && r.expired() {
+		r.stopped = true
+	}
+	if r.stopped {
+		return false
+	}
 	b := r.b
 	wall := uint16(b.Squares)
 	base := len(r.pstack)

@@ -26,7 +26,22 @@
 // that fails carries a google.rpc.ErrorInfo detail (domain "sokod")
 // whose reason is one of: INVALID_OPTION (INVALID_ARGUMENT; metadata
 // "option" names the option), QUEUE_FULL (RESOURCE_EXHAUSTED),
-// SHUTTING_DOWN (UNAVAILABLE), NO_SUCH_JOB (NOT_FOUND).
+// MEMORY_BUDGET (RESOURCE_EXHAUSTED: a level whose tables exceed the
+// daemon's memory limit), SHUTTING_DOWN (UNAVAILABLE), NO_SUCH_JOB
+// (NOT_FOUND), NOT_YOUR_JOB (PERMISSION_DENIED), TOKEN_REQUIRED
+// (UNAUTHENTICATED), PLUGIN_UNAVAILABLE (UNAVAILABLE: a plugin the request
+// names is starting or restarting; try again) and PLUGIN_DISABLED
+// (FAILED_PRECONDITION: it is out of use), the last two with metadata
+// "option" and "plugin".
+//
+// A job belongs to the client that started it: on the Unix socket its
+// user (by the peer's credentials), on TCP the holder of the daemon's
+// token, over HTTP the holder of the token or the browser session (a
+// cookie the daemon sets). Cancel and Watch of another's job are
+// PERMISSION_DENIED; root, the daemon's user and the token's holder may
+// control every job. gRPC calls on TCP carry the token, which the daemon
+// writes to a file only its user can read, as "authorization: Bearer
+// TOKEN"; without it they are UNAUTHENTICATED. Job ids are random.
 //
 // The field `optional bool use_planners` needs protoc 3.15 or newer (3.12
 // to 3.14 with --experimental_allow_proto3_optional); clients that cannot

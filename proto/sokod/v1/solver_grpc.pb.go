@@ -26,7 +26,22 @@
 // that fails carries a google.rpc.ErrorInfo detail (domain "sokod")
 // whose reason is one of: INVALID_OPTION (INVALID_ARGUMENT; metadata
 // "option" names the option), QUEUE_FULL (RESOURCE_EXHAUSTED),
-// SHUTTING_DOWN (UNAVAILABLE), NO_SUCH_JOB (NOT_FOUND).
+// MEMORY_BUDGET (RESOURCE_EXHAUSTED: a level whose tables exceed the
+// daemon's memory limit), SHUTTING_DOWN (UNAVAILABLE), NO_SUCH_JOB
+// (NOT_FOUND), NOT_YOUR_JOB (PERMISSION_DENIED), TOKEN_REQUIRED
+// (UNAUTHENTICATED), PLUGIN_UNAVAILABLE (UNAVAILABLE: a plugin the request
+// names is starting or restarting; try again) and PLUGIN_DISABLED
+// (FAILED_PRECONDITION: it is out of use), the last two with metadata
+// "option" and "plugin".
+//
+// A job belongs to the client that started it: on the Unix socket its
+// user (by the peer's credentials), on TCP the holder of the daemon's
+// token, over HTTP the holder of the token or the browser session (a
+// cookie the daemon sets). Cancel and Watch of another's job are
+// PERMISSION_DENIED; root, the daemon's user and the token's holder may
+// control every job. gRPC calls on TCP carry the token, which the daemon
+// writes to a file only its user can read, as "authorization: Bearer
+// TOKEN"; without it they are UNAUTHENTICATED. Job ids are random.
 //
 // The field `optional bool use_planners` needs protoc 3.15 or newer (3.12
 // to 3.14 with --experimental_allow_proto3_optional); clients that cannot
@@ -89,14 +104,18 @@ type SolverServiceClient interface {
 	Solve(ctx context.Context, in *SolveRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[SolveResponse], error)
 	// Cancel cancels a queued or running job. Its Solve stream then ends with
 	// a CANCELLED Result. NOT_FOUND when no such job is queued or running
-	// (it may have ended already).
+	// (it may have ended already); PERMISSION_DENIED when another client
+	// started it.
 	Cancel(ctx context.Context, in *CancelRequest, opts ...grpc.CallOption) (*CancelResponse, error)
 	// Verify replays a LURD solution on a level and returns its metrics, or
 	// the first illegal step.
 	Verify(ctx context.Context, in *VerifyRequest, opts ...grpc.CallOption) (*VerifyResponse, error)
 	// Analyze returns what a GUI can draw about a level: dead squares,
 	// tunnels, gate squares, goal rooms, the lower bound, and the deadlock in
-	// a given position, if any.
+	// a given position, if any. It is admitted as a solve is (a slot and its
+	// memory; RESOURCE_EXHAUSTED when none is free and the queue is full),
+	// ends with DEADLINE_EXCEEDED past the daemon's time limit, and stops
+	// when its call is cancelled.
 	Analyze(ctx context.Context, in *AnalyzeRequest, opts ...grpc.CallOption) (*AnalyzeResponse, error)
 	// ListComponents lists the heuristics and planners the daemon can use,
 	// built-in and plugin.
@@ -109,8 +128,9 @@ type SolverServiceClient interface {
 	// the latest Progress and those that follow, and the Result. A job that
 	// ended within the last few minutes is answered with Accepted and its
 	// Result, so a client that lost its connection fetches the outcome.
-	// NOT_FOUND when the daemon knows no such job. Closing a Watch stream
-	// does not cancel the job.
+	// NOT_FOUND when the daemon knows no such job, PERMISSION_DENIED when
+	// another client started it. Closing a Watch stream does not cancel the
+	// job.
 	Watch(ctx context.Context, in *WatchRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[SolveResponse], error)
 	// GetServerInfo says what an About box shows: the daemon's name and
 	// version, its components and its limits.
@@ -262,14 +282,18 @@ type SolverServiceServer interface {
 	Solve(*SolveRequest, grpc.ServerStreamingServer[SolveResponse]) error
 	// Cancel cancels a queued or running job. Its Solve stream then ends with
 	// a CANCELLED Result. NOT_FOUND when no such job is queued or running
-	// (it may have ended already).
+	// (it may have ended already); PERMISSION_DENIED when another client
+	// started it.
 	Cancel(context.Context, *CancelRequest) (*CancelResponse, error)
 	// Verify replays a LURD solution on a level and returns its metrics, or
 	// the first illegal step.
 	Verify(context.Context, *VerifyRequest) (*VerifyResponse, error)
 	// Analyze returns what a GUI can draw about a level: dead squares,
 	// tunnels, gate squares, goal rooms, the lower bound, and the deadlock in
-	// a given position, if any.
+	// a given position, if any. It is admitted as a solve is (a slot and its
+	// memory; RESOURCE_EXHAUSTED when none is free and the queue is full),
+	// ends with DEADLINE_EXCEEDED past the daemon's time limit, and stops
+	// when its call is cancelled.
 	Analyze(context.Context, *AnalyzeRequest) (*AnalyzeResponse, error)
 	// ListComponents lists the heuristics and planners the daemon can use,
 	// built-in and plugin.
@@ -282,8 +306,9 @@ type SolverServiceServer interface {
 	// the latest Progress and those that follow, and the Result. A job that
 	// ended within the last few minutes is answered with Accepted and its
 	// Result, so a client that lost its connection fetches the outcome.
-	// NOT_FOUND when the daemon knows no such job. Closing a Watch stream
-	// does not cancel the job.
+	// NOT_FOUND when the daemon knows no such job, PERMISSION_DENIED when
+	// another client started it. Closing a Watch stream does not cancel the
+	// job.
 	Watch(*WatchRequest, grpc.ServerStreamingServer[SolveResponse]) error
 	// GetServerInfo says what an About box shows: the daemon's name and
 	// version, its components and its limits.

@@ -127,6 +127,9 @@ type Server struct {
 	health  *health.Server
 	// runners are the jobs' goroutines; a stop waits for them.
 	runners sync.WaitGroup
+	// release gives memory back once the daemon is idle (releaseMemory).
+	releaseMu sync.Mutex
+	release   *time.Timer
 }
 
 // New returns a Server; Serve runs it.
@@ -247,6 +250,7 @@ func (s *Server) stop(hs *http.Server) {
 		wg.Wait()
 		close(stopped)
 	}()
+	s.stopRelease()
 	select {
 	case <-stopped:
 		s.log.Info("stopped")
@@ -259,12 +263,37 @@ func (s *Server) stop(hs *http.Server) {
 }
 
 // releaseMemory gives the memory the Go heap keeps for reuse back to the
-// system once no job runs: the jobs' tables are garbage then, and the
-// runtime would otherwise return it over minutes (3.4 GB was still held
-// 130 s after the last job). The search's own table is given back as the
-// search ends (engine.Workspace).
+// system soon after the last job ends (releaseDelay, so that a burst of
+// small jobs does not pay for a full collection each): the jobs' tables
+// are garbage then, and the runtime would otherwise return it over
+// minutes. The search's own table is given back as the search ends
+// (engine.Workspace).
 func (s *Server) releaseMemory() {
-	if s.jobs.counts().running == 0 {
-		debug.FreeOSMemory()
+	if s.jobs.counts().running > 0 {
+		return
+	}
+	s.releaseMu.Lock()
+	defer s.releaseMu.Unlock()
+	if s.release == nil {
+		s.release = time.AfterFunc(releaseDelay, func() {
+			if s.jobs.counts().running == 0 {
+				debug.FreeOSMemory()
+			}
+		})
+		return
+	}
+	s.release.Reset(releaseDelay)
+}
+
+// releaseDelay is how long the daemon stays idle before it gives memory
+// back.
+const releaseDelay = 500 * time.Millisecond
+
+// stopRelease stops a pending release, at shutdown.
+func (s *Server) stopRelease() {
+	s.releaseMu.Lock()
+	defer s.releaseMu.Unlock()
+	if s.release != nil {
+		s.release.Stop()
 	}
 }

@@ -76,9 +76,43 @@ func FuzzReplay(f *testing.F) {
 		if err == nil && m.Moves != len(sol) {
 			t.Fatalf("legal solution of %d steps counted %d moves", len(sol), m.Moves)
 		}
+		// ReplayText, which plays as it reads, agrees.
+		tm, terr := sokoban.ReplayText(l, text)
+		if tm != m || (terr == nil) != (err == nil) || terr != nil && terr.Error() != err.Error() {
+			t.Fatalf("%q: ReplayText %+v, %v; Replay %+v, %v", text, tm, terr, m, err)
+		}
 		if m.Pushes > m.Moves || m.BoxChanges > m.BoxLines || m.BoxLines > m.Pushes ||
 			m.PushingSessions > m.Pushes || m.PlayerLines > m.Moves || (m.Moves > 0) != (m.PlayerLines > 0) {
 			t.Fatalf("inconsistent metrics %+v for %q", m, sol)
+		}
+	})
+}
+
+// FuzzParseLevel checks that ParseLevel, which keeps one level of a
+// collection, reads that level as ParseCollection does.
+func FuzzParseLevel(f *testing.F) {
+	for _, s := range []string{tiny, "; a\n" + tiny + "\n; b\n" + twoBoxes, yascFile, "Comment:\n" + tiny + "Comment-End:\n" + tiny} {
+		f.Add(s, uint8(1))
+		f.Add(s, uint8(2))
+	}
+	f.Fuzz(func(t *testing.T, src string, n uint8) {
+		c, cerr := sokoban.ParseCollection(src)
+		l, count, err := sokoban.ParseLevel(src, int(n))
+		if (err == nil) != (cerr == nil) {
+			t.Fatalf("ParseLevel error %v, ParseCollection error %v", err, cerr)
+		}
+		if err != nil {
+			return
+		}
+		if count != len(c.Levels) {
+			t.Fatalf("ParseLevel counts %d levels, ParseCollection reads %d", count, len(c.Levels))
+		}
+		var want *sokoban.Level
+		if int(n) >= 1 && int(n) <= count {
+			want = c.Levels[n-1]
+		}
+		if diff := cmp.Diff(want, l, cmp.AllowUnexported(sokoban.Level{})); diff != "" {
+			t.Fatalf("level %d (-ParseCollection +ParseLevel):\n%s", n, diff)
 		}
 	})
 }

@@ -54,6 +54,9 @@ func LowerBoundContext(ctx context.Context, b *Board, h *Heuristic, boxes []uint
 	if err := checkPosition(b, boxes, player); err != nil {
 		return 0, false, err
 	}
+	if h.Estimator != nil {
+		return estimateOne(ctx, h, boxes, player)
+	}
 	e := newEvaluator(b, h, len(boxes))
 	if e.m != nil {
 		e.m.done = ctx.Done()

@@ -72,7 +72,7 @@ func (s *searcher) lowerBound() int {
 	}
 	for k, q := range s.queues {
 		if s.kinds[k] == byAStar {
-			return q.lowest()
+			return s.bt.lowest(q.lowest())
 		}
 	}
 	return -1
@@ -141,6 +141,11 @@ func (s *searcher) rootBound() (h0 int, st Status, reason string, end bool) {
 	if s.overdue() {
 		return 0, GaveUp, s.endReason(), true
 	}
+	if s.bt != nil {
+		if h0, st, reason, end = s.rootBatch(h0); end {
+			return 0, st, reason, true
+		}
+	}
 	s.initialLB = h0
 	if h0 >= infCost {
 		return 0, Unsolvable, "no assignment of boxes to goals is reachable", true
@@ -168,7 +173,10 @@ func (s *searcher) insertRoot() (root uint32, ok bool) {
 func (s *searcher) step() (st Status, reason string, goal uint32, end bool) {
 	r, f, g, ok := s.next()
 	if !ok {
-		if note := s.cnt.untrustedNote(); note != "" {
+		if reason, flushed := s.flushPending(); flushed {
+			return GaveUp, reason, 0, reason != ""
+		}
+		if note := s.cnt.untrustedNote() + s.bt.untrustedNote(); note != "" {
 			return GaveUp, "every reachable position was searched" + note, 0, true
 		}
 		return Unsolvable, "every reachable position was searched", 0, true
@@ -194,7 +202,12 @@ func (s *searcher) step() (st Status, reason string, goal uint32, end bool) {
 	// queued is thus at most the state's exact one, and a state is expanded
 	// only at its exact priority, so A* with an admissible bound still pops
 	// the goal at the optimal cost first.
-	h := s.ev.sync(s.boxes, s.player)
+	var h int
+	if s.bt != nil && s.bt.est != nil {
+		h = s.queuedBound(f, g)
+	} else {
+		h = s.ev.sync(s.boxes, s.player)
+	}
 	if s.overdue() {
 		return GaveUp, s.endReason(), 0, true
 	}
@@ -211,6 +224,9 @@ func (s *searcher) step() (st Status, reason string, goal uint32, end bool) {
 		return GaveUp, "", 0, false
 	}
 	if s.objective == ObjectivePushes && s.onGoal == len(s.boxes) {
+		if reason, wait := s.solvedFirst(r, f, g); wait {
+			return GaveUp, reason, 0, reason != ""
+		}
 		// First goal popped: with an admissible bound, f = g is optimal.
 		s.proofHolds = true
 		return Solved, "", r, true

@@ -120,7 +120,11 @@ func (s *searcher) expand(r uint32, g, hcur, fcur int) (Status, string, uint32) 
 				s.reopened++
 			}
 			s.corralKey(fcur, cg, h)
-			if !s.enqueue(uint32(slot), cg, h) {
+			if s.bt != nil {
+				if reason := s.queueChild(uint32(slot), cg, h, g+hcur, i, to, last); reason != "" {
+					return GaveUp, reason, 0
+				}
+			} else if !s.enqueue(uint32(slot), cg, h) {
 				return GaveUp, ReasonMemory, 0
 			}
 			continue
@@ -140,7 +144,11 @@ func (s *searcher) expand(r uint32, g, hcur, fcur int) (Status, string, uint32) 
 			return Solved, "", uint32(slot)
 		}
 		s.corralKey(fcur, cg, h)
-		if !s.enqueue(uint32(slot), cg, h) {
+		if s.bt != nil {
+			if reason := s.queueChild(uint32(slot), cg, h, g+hcur, i, to, last); reason != "" {
+				return GaveUp, reason, 0
+			}
+		} else if !s.enqueue(uint32(slot), cg, h) {
 			return GaveUp, ReasonMemory, 0
 		}
 	}

@@ -61,12 +61,20 @@ type Heuristic struct {
 	Rule Rule
 	// Admissible says the bound never exceeds the true number of pushes left.
 	Admissible bool
+	// Penalties add to the combined costs (penalty.go).
+	Penalties []Penalty
+	// Estimator, when set, gives the bound in batches instead of the
+	// tables, which are then empty (batch.go).
+	Estimator Estimator
 }
 
 // check validates h against the board.
 func (h *Heuristic) check(b *Board) error {
 	if h == nil {
 		return fmt.Errorf("engine: no heuristic")
+	}
+	if h.Estimator != nil {
+		return nil // no tables: see checkBatch
 	}
 	g := len(b.Goals)
 	if len(h.Costs) != b.Squares*g && len(h.Costs) != (b.Squares+1)*g {
@@ -78,7 +86,7 @@ func (h *Heuristic) check(b *Board) error {
 	if h.Rule > RuleMatching {
 		return fmt.Errorf("engine: heuristic %q has unknown rule %d", h.Name, h.Rule)
 	}
-	return nil
+	return checkPenalties(h.Name, b, h.Penalties)
 }
 
 // infCost is the bound the evaluators return for a deadlock.
@@ -115,6 +123,8 @@ type evaluator struct {
 	rowDone []bool
 	colDone []bool
 	rows    []int32 // current row of each box
+
+	pen *penalties // nil without penalty patterns
 }
 
 func newEvaluator(b *Board, h *Heuristic, boxes int) *evaluator {
@@ -149,6 +159,7 @@ func newEvaluator(b *Board, h *Heuristic, boxes int) *evaluator {
 	}
 	e.rows = make([]int32, boxes)
 	e.monotone = e.checkMonotone()
+	e.pen = newPenalties(b, h.Penalties, boxes)
 	return e
 }
 
@@ -193,24 +204,29 @@ func (e *evaluator) row(sq, player uint16) int32 {
 }
 
 // sync makes boxes, with the player on square player, the evaluator's
-// current position and returns its bound (infCost or more for a deadlock).
-// Cheap when few rows differ from the previous current position.
+// current position and returns its bound (infCost or more for a deadlock):
+// the combined costs plus the penalties. Cheap when few boxes moved since
+// the previous current position.
 func (e *evaluator) sync(boxes []uint16, player uint16) int {
 	for i, b := range boxes {
 		e.rows[i] = e.row(b, player)
 	}
+	var h int
 	switch e.rule {
 	case RuleMatching:
-		return e.m.sync(e.rows)
+		h = e.m.sync(e.rows)
 	case RuleGreedy:
-		return e.greedy(e.rows)
+		h = e.greedy(e.rows)
 	default:
-		s := 0
 		for _, r := range e.rows {
-			s += int(e.minCost[r])
+			h += int(e.minCost[r])
 		}
-		return min(s, infCost)
+		h = min(h, infCost)
 	}
+	if e.pen != nil && h < infCost {
+		h = min(h+e.pen.sync(boxes), infCost)
+	}
+	return h
 }
 
 // lazyRepairBoxes is the number of boxes from which the matching rule no
@@ -236,35 +252,48 @@ const lazyRepairBoxes = 64
 // a repair: the search then queues the child with the lower bound and
 // evaluates it exactly when it is popped, which keeps A* admissible.
 func (e *evaluator) child(cur int, i int, to, from uint16, pushes int, lazy bool) (h int, exact bool) {
+	pen := 0
+	if e.pen != nil && cur < infCost {
+		// cur is the last sync's, whose penalty e.pen still holds: the
+		// rules below see the combined costs alone.
+		cur -= e.pen.sum
+		pen = e.pen.child(i, to)
+	}
 	nr := e.row(to, from)
+	exact = true
 	switch e.rule {
 	case RuleMatching:
 		if cur >= infCost {
-			return cur, true
+			h = cur
+			break
 		}
 		lb, tight := e.m.dualRow(cur, i, nr)
-		if tight || lb >= infCost {
-			return lb, true
-		}
-		if lazy || e.n > e.lazyAbove {
+		switch {
+		case tight || lb >= infCost:
+			h = lb
+		case lazy || e.n > e.lazyAbove:
 			if e.monotone && lb < cur-pushes {
 				lb = cur - pushes
 			}
-			return lb, false
+			h, exact = lb, false
+		default:
+			h = e.m.tryRow(i, nr)
 		}
-		return e.m.tryRow(i, nr), true
 	case RuleGreedy:
 		old := e.rows[i]
 		e.rows[i] = nr
-		v := e.greedy(e.rows)
+		h = e.greedy(e.rows)
 		e.rows[i] = old
-		return v, true
 	default:
-		if cur >= infCost {
-			return cur, true
+		h = cur
+		if cur < infCost {
+			h = min(cur-int(e.minCost[e.rows[i]])+int(e.minCost[nr]), infCost)
 		}
-		return min(cur-int(e.minCost[e.rows[i]])+int(e.minCost[nr]), infCost), true
 	}
+	if pen > 0 && h < infCost {
+		h = min(h+pen, infCost)
+	}
+	return h, exact
 }
 
 func (e *evaluator) greedy(rows []int32) int {

@@ -108,6 +108,10 @@ type Progress struct {
 	// per report, which a GUI may keep.
 	Boxes  []uint16
 	Player uint16
+	// Batches counts the calls to batch components so far (see
+	// Options.BatchSize), BatchWait the clock time spent in them.
+	Batches   int64
+	BatchWait time.Duration
 }
 
 // Options configure one search.
@@ -137,6 +141,10 @@ type Options struct {
 	// Deadlocks are compiled deadlock detectors applied per push, on top
 	// of the engine's own dead squares, freeze and corral tests.
 	Deadlocks []*Deadlocks
+	// BatchSize is the number of positions sent in one call to a batch
+	// component (Heuristic.Estimator, Deadlocks.Checker; batch.go); 0
+	// means DefaultBatchSize.
+	BatchSize int
 	// Workspace, when set, provides the table and open-list memory, and its
 	// size replaces Budget.Memory. Reusing one across searches (one at a
 	// time) saves allocating and clearing a large slab per level.
@@ -329,6 +337,12 @@ type Stats struct {
 	MemoryReserved, MemoryUsed int64
 	// Elapsed is clock time from start to end (0 without a clock).
 	Elapsed time.Duration
+	// Batches counts the calls to batch components (Options.BatchSize),
+	// BatchStates the positions sent in them, BatchWait the clock time
+	// spent waiting for their answers, and BatchPruned the positions they
+	// found dead ends or deadlocks.
+	Batches, BatchStates, BatchPruned int64
+	BatchWait                         time.Duration
 }
 
 // Result is the outcome of a search.

@@ -120,6 +120,7 @@ type searcher struct {
 	popped int          // the queue the last state came from
 	lazy   bool         // tests: defer every inexact child bound to its pop
 	ev     *evaluator
+	bt     *batcher  // batch components (batch.go), nil without
 	pk     packGuide // the packing search's (packing.go)
 	pkTerm int       // the packing part of the key of the state being queued
 
@@ -214,7 +215,8 @@ func newSearcher(b *Board, h *Heuristic, opts Options, ws *Workspace) *searcher 
 		s.kinds = []queueKind{byBound, byAStar}
 	}
 	s.queues = ws.queues[:len(s.kinds)]
-	s.ev = newEvaluator(b, h, len(b.StartBoxes))
+	s.ev = newEvaluator(b, tablesOf(b, h), len(b.StartBoxes))
+	s.bt = newBatcher(h, opts.Deadlocks, opts.BatchSize, len(b.StartBoxes))
 	if opts.repairBoxes > 0 {
 		s.ev.lazyAbove = opts.repairBoxes
 	}

@@ -35,6 +35,9 @@ func Solve(ctx context.Context, b *Board, opts Options) (*Result, error) {
 	if err := h.check(b); err != nil {
 		return nil, err
 	}
+	if err := checkBatch(h, opts); err != nil {
+		return nil, err
+	}
 	switch opts.Objective {
 	case ObjectiveAny:
 	case ObjectivePushes:
@@ -83,6 +86,9 @@ func Solve(ctx context.Context, b *Board, opts Options) (*Result, error) {
 	res.Stats.MemoryReserved = ws.Bytes()
 	s, st, reason, goal := solveStages(ctx, b, opts, ws, &res.Stats)
 	defer s.finish()
+	if err := s.bt.failure(); err != nil {
+		return nil, err
+	}
 	res.Status, res.Reason = st, reason
 	res.Stats.Stored = int64(s.tt.used)
 	if s.clock != nil {
@@ -104,7 +110,7 @@ func Solve(ctx context.Context, b *Board, opts Options) (*Result, error) {
 		return nil, fmt.Errorf("engine: internal error: the solution found replays to solved=%v with %d pushes, want %d", m.Solved, m.Pushes, len(pushes))
 	}
 	res.Solution, res.Metrics = sol, m
-	res.Optimal = opts.Objective == ObjectivePushes && s.proofHolds && (s.cnt == nil || s.cnt.untrusty < 0)
+	res.Optimal = opts.Objective == ObjectivePushes && s.proofHolds && (s.cnt == nil || s.cnt.untrusty < 0) && s.bt.untrustedNote() == ""
 	return res, nil
 }
 
@@ -121,7 +127,7 @@ func Solve(ctx context.Context, b *Board, opts Options) (*Result, error) {
 func solveStages(ctx context.Context, b *Board, opts Options, ws *Workspace, st *Stats) (*searcher, Status, string, uint32) {
 	var stages []Options
 	if opts.Objective == ObjectiveAny && (opts.Strategy == StrategyPacking ||
-		opts.Strategy == StrategyAlternate && opts.Off&TechPacking == 0 && packingLevel(b)) {
+		opts.Strategy == StrategyAlternate && opts.Off&TechPacking == 0 && opts.Heuristic.Estimator == nil && packingLevel(b)) {
 		if plan := newFillPlan(ctx, b); plan != nil {
 			share := int64(50) // each of the two keyings, alone
 			if opts.Strategy == StrategyAlternate {
@@ -167,6 +173,7 @@ func solveStages(ctx context.Context, b *Board, opts Options, ws *Workspace, st 
 			// from the search before.
 			s.start, s.lastProgress, s.lastCheck = prev.start, prev.lastProgress, prev.lastCheck
 			s.nodes = prev.nodes
+			s.bt.carry(prev.bt)
 		}
 		base := s.nodes
 		status, reason, goal = s.run(ctx)
@@ -231,6 +238,7 @@ func (s *searcher) addStats(st *Stats) {
 	st.GoalMacros += s.gm.count
 	st.HomeMoves += s.gm.homes
 	st.GoalMacroPushes += s.gm.pushes
+	s.bt.addStats(st)
 	st.MaxDepth = max(st.MaxDepth, s.maxDepth)
 	st.InitialLB = s.initialLB
 	st.MemoryUsed = max(st.MemoryUsed, s.tt.bytesTouched()+int64(s.pool.peak)*openEntryBytes)
@@ -276,9 +284,11 @@ func (s *searcher) checkBudget(g int) (st Status, reason string, end bool) {
 			}
 			if s.progress != nil && now.Sub(s.lastProgress) >= s.interval {
 				s.lastProgress = now
-				s.progress(Progress{Nodes: s.nodes, Stored: int64(s.tt.used), Depth: g, LowerBound: s.lowerBound(), Elapsed: now.Sub(s.start),
+				p := Progress{Nodes: s.nodes, Stored: int64(s.tt.used), Depth: g, LowerBound: s.lowerBound(), Elapsed: now.Sub(s.start),
 					Memory: s.tt.bytesTouched() + int64(s.pool.peak)*openEntryBytes, Generated: s.generated,
-					Boxes: slices.Clone(s.boxes), Player: s.player})
+					Boxes: slices.Clone(s.boxes), Player: s.player}
+				s.bt.progress(&p)
+				s.progress(p)
 			}
 		}
 	}

@@ -26,6 +26,9 @@ type Deadlocks struct {
 	Sets []DeadlockSet
 	// Limits bound the boxes in regions.
 	Limits []RegionLimit
+	// Checker, when set, judges positions in batches beside the tables
+	// (batch.go). Trusted covers its verdicts too.
+	Checker Checker
 }
 
 // DeadlockSet is a set of squares that can hold at most Capacity boxes.

@@ -42,6 +42,7 @@
 //	batch.max_deliveries  5       deliveries of one job before it is answered as failed
 //	batch.replicas        1       replicas of the batch streams on a NATS cluster
 //	search.off            []      search techniques switched off in solve and bench, for experiments: pi-corrals, corral-deadlocks, frozen-goals, tunnels, goal-macros, packing
+//	search.batch_size     0       positions per call to a heuristic or deadlock detector that answers in batches; 0 means 1024
 //
 // Durations are Go durations ("90s", "1m30s"); sizes are ByteSize text
 // ("512MiB", "2GiB", "1GB"). The package keeps no mutable state: Load builds
@@ -77,6 +78,12 @@ type Search struct {
 	// workers always search with all of them. Switching one off is for
 	// experiments and for measuring what it is worth.
 	Off []string `mapstructure:"off"`
+	// BatchSize is the number of positions the search sends in one call
+	// to a plugin heuristic or deadlock detector that answers in batches
+	// (Estimate, Check); 0 means the engine's default. Larger batches
+	// spread a call's cost thinner but hold children back from the open
+	// lists longer.
+	BatchSize int `mapstructure:"batch_size"`
 }
 
 // Listen says where the daemon accepts gRPC connections.

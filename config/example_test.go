@@ -57,6 +57,7 @@ func ExampleLoad() {
 	//   ],
 	//   "plugins.sha256": [],
 	//   "plugins.start_timeout": "10s",
+	//   "search.batch_size": 0,
 	//   "search.off": [],
 	//   "server.max_jobs": 0,
 	//   "server.max_request_bytes": "4MiB",

@@ -47,6 +47,7 @@ var flagKeys = [...]struct{ flag, key string }{
 	{"planners", "fallback.planners"},
 	{"search-share", "fallback.search_share"},
 	{"search-off", "search.off"},
+	{"batch-size", "search.batch_size"},
 	{"planner-share", "fallback.planner_share"},
 	{"portfolio", "fallback.portfolio"},
 	{"store", "store.path"},
@@ -56,7 +57,7 @@ var flagKeys = [...]struct{ flag, key string }{
 
 // RegisterFlags defines on fs the flags that Load reads from
 // LoadOptions.Flags: --config, --log-level, --log-format, --time, --memory,
-// --nodes, --plugin-dir (repeatable), --planners, --search-share, --search-off, --planner-share, --portfolio and --store. Their zero defaults never override
+// --nodes, --plugin-dir (repeatable), --planners, --search-share, --search-off, --batch-size, --planner-share, --portfolio and --store. Their zero defaults never override
 // anything: only a flag the user sets overrides the file and environment.
 func RegisterFlags(fs *pflag.FlagSet) {
 	fs.String("config", "", "config `file` (.yaml, .yml, .toml or .json); default $"+ConfigEnv)
@@ -69,6 +70,7 @@ func RegisterFlags(fs *pflag.FlagSet) {
 	fs.StringSlice("planners", nil, "planner `names`, comma-separated, run in order when the exhaustive search gives up; \"none\" for none (replaces fallback.planners)")
 	fs.Int("search-share", 0, "`percent` of --time the exhaustive search gets when planners follow (default: 10 under --objective any, 80 under pushes)")
 	fs.StringSlice("search-off", nil, "search `techniques` to switch off, comma-separated, for experiments: pi-corrals, corral-deadlocks, frozen-goals, tunnels, goal-macros, packing (replaces search.off)")
+	fs.Int("batch-size", 0, "`positions` per call to a plugin heuristic or deadlock detector that answers in batches (default 1024; replaces search.batch_size)")
 	fs.Int("planner-share", 0, "`percent` of the time left each planner but the last gets; the last gets all of it (default 20)")
 	fs.Bool("portfolio", false, "run the planners beside the exhaustive search (two cores) instead of after it")
 	fs.String("store", "", "solution store `file` (SQLite) that solve, serve and worker consult and add to; '' for none (replaces store.path)")

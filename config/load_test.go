@@ -519,6 +519,7 @@ func TestMap(t *testing.T) {
 		"batch.max_deliveries":     5,
 		"batch.replicas":           1,
 		"search.off":               []string{},
+		"search.batch_size":        0,
 	}
 	if diff := cmp.Diff(want, Default().Map()); diff != "" {
 		t.Errorf("Default().Map() mismatch (-want +got):\n%s", diff)

@@ -15,6 +15,10 @@ import (
 // transposition table is too small to be useful.
 const MinMemory = 16 * MiB
 
+// MaxBatchSize is the largest accepted search.batch_size: a batch of it on
+// the largest boards stays well under the plugin protocol's message limit.
+const MaxBatchSize = 65536
+
 // FieldError reports one bad configuration value. Load and Validate return
 // these joined with errors.Join; use errors.As to inspect one.
 type FieldError struct {
@@ -112,6 +116,9 @@ func (c *Config) check(src map[string]string) []error {
 			bad("fallback.planners", c.Fallback.Planners, "must not contain an empty name")
 			break
 		}
+	}
+	if c.Search.BatchSize < 0 || c.Search.BatchSize > MaxBatchSize {
+		bad("search.batch_size", c.Search.BatchSize, fmt.Sprintf("must be from 1 to %d, or 0 for the default", MaxBatchSize))
 	}
 	if c.Fallback.SearchShare < 0 || c.Fallback.SearchShare > 100 {
 		bad("fallback.search_share", c.Fallback.SearchShare, "must be a percentage from 1 to 100, or 0 for the objective's default")

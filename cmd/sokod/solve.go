@@ -40,11 +40,16 @@ type solveOutput struct {
 	// Phase is "search" or "plan": where FoundBy ran.
 	Phase string `json:"phase,omitempty"`
 	// Nodes and Stored are the exhaustive search's.
-	Nodes     int64   `json:"nodes"`
-	Stored    int64   `json:"stored"`
-	Seconds   float64 `json:"seconds"`
-	Heuristic string  `json:"heuristic"`
-	Objective string  `json:"objective"`
+	Nodes   int64   `json:"nodes"`
+	Stored  int64   `json:"stored"`
+	Seconds float64 `json:"seconds"`
+	// Batches counts the search's calls to components that answer in
+	// batches, BatchWaitSeconds the time it waited for them; absent
+	// without such components.
+	Batches          int64   `json:"batches,omitempty"`
+	BatchWaitSeconds float64 `json:"batch_wait_seconds,omitempty"`
+	Heuristic        string  `json:"heuristic"`
+	Objective        string  `json:"objective"`
 	// Runs lists every component run, in order.
 	Runs []solver.Run `json:"runs"`
 }
@@ -61,9 +66,11 @@ type solveSettings struct {
 	// plannerShare is fallback.planner_share.
 	plannerShare int
 	portfolio    bool
-	time         time.Duration // 0: no limit
-	memory       int64
-	nodes        int64
+	// batchSize is search.batch_size.
+	batchSize int
+	time      time.Duration // 0: no limit
+	memory    int64
+	nodes     int64
 	// store is the solution store solve consults (store.path); bench
 	// leaves it nil, so that it measures the solver.
 	store solver.Store
@@ -117,6 +124,7 @@ func settingsFromFlags(ctx context.Context, env *Env, reg *registry.Registry, ob
 	s.searchShare = env.Config.Fallback.SearchShare
 	s.plannerShare = env.Config.Fallback.PlannerShare
 	s.portfolio = env.Config.Fallback.Portfolio
+	s.batchSize = env.Config.Search.BatchSize
 	s.time = env.Config.Limits.Time
 	s.memory = int64(env.Config.Limits.Memory)
 	s.nodes = int64(env.Config.Limits.Nodes)
@@ -129,8 +137,9 @@ func settingsFromFlags(ctx context.Context, env *Env, reg *registry.Registry, ob
 func solveLevel(ctx context.Context, env *Env, l *sokoban.Level, s solveSettings, onEvent func(solver.Event)) (*solver.Result, error) {
 	r, err := solver.Solve(ctx, solver.Request{
 		Level: l, Objective: s.objective, Strategy: s.strategy, Off: s.off, Heuristic: s.heuristic, Deadlocks: s.deadlocks, Planners: s.planners, SearchShare: s.searchShare, PlannerShare: s.plannerShare, Portfolio: s.portfolio,
-		Budget: solver.Budget{Time: s.time, Memory: s.memory, Nodes: s.nodes},
-		Clock:  env.Now, OnEvent: onEvent, Store: s.store,
+		BatchSize: s.batchSize,
+		Budget:    solver.Budget{Time: s.time, Memory: s.memory, Nodes: s.nodes},
+		Clock:     env.Now, OnEvent: onEvent, Store: s.store,
 	})
 	var bad *solver.BadLevelError
 	if errors.As(err, &bad) {
@@ -140,7 +149,7 @@ func solveLevel(ctx context.Context, env *Env, l *sokoban.Level, s solveSettings
 }
 
 // deadlockUsage documents --deadlock for solve and bench.
-const deadlockUsage = "deadlock detector `names`, comma-separated: plugins that compile to tables, applied on top of the engine's own tests"
+const deadlockUsage = "deadlock detector `names`, comma-separated: plugins, applied on top of the engine's own tests (tables natively, checks in batches of --batch-size)"
 
 // strategyUsage documents --strategy for solve and bench.
 const strategyUsage = "search `order`: best-first (A* for pushes; for any, the packing search first on goal-room levels, then greedy and A* in turn), greedy or packing (any only), or ida (iterative deepening A*: little memory, more time)"
@@ -154,8 +163,12 @@ func progressLine(e solver.Event) string {
 	if e.Elapsed > 0 {
 		rate = float64(e.Nodes) / e.Elapsed.Seconds()
 	}
-	return fmt.Sprintf("searching (%s): %s nodes, %s/s, %s stored, depth %d, bound %d, %s, %.1fs", e.Component,
-		count(e.Nodes), count(int64(rate)), count(e.Stored), e.Depth, e.LowerBound, bytesText(e.Memory), e.Elapsed.Seconds())
+	batches := ""
+	if e.Batches > 0 {
+		batches = fmt.Sprintf(", %s batches (%.1fs waiting)", count(e.Batches), e.BatchWait.Seconds())
+	}
+	return fmt.Sprintf("searching (%s): %s nodes, %s/s, %s stored, depth %d, bound %d, %s%s, %.1fs", e.Component,
+		count(e.Nodes), count(int64(rate)), count(e.Stored), e.Depth, e.LowerBound, bytesText(e.Memory), batches, e.Elapsed.Seconds())
 }
 
 func solveCommand(env *Env) *cobra.Command {
@@ -219,6 +232,7 @@ func solveCommand(env *Env) *cobra.Command {
 				Status: solver.StatusName(r.Status), Reason: r.Reason,
 				Optimal: r.Optimal, FoundBy: r.FoundBy, Phase: string(r.FoundIn),
 				Nodes: r.Search.Nodes, Stored: r.Search.Stored,
+				Batches: r.Search.Batches, BatchWaitSeconds: r.Search.BatchWait.Seconds(),
 				Seconds:   env.Now().Sub(start).Seconds(),
 				Heuristic: r.Heuristic, Objective: r.Objective.String(), Runs: r.Runs,
 			}
@@ -252,7 +266,7 @@ func solveCommand(env *Env) *cobra.Command {
 	fs.StringSliceVar(&deadlocks, "deadlock", nil, deadlockUsage)
 	fs.StringVar(&strategy, "strategy", "best-first", strategyUsage)
 	fs.StringVar(&remote, "remote", "", remoteUsage)
-	fs.BoolVar(&asJSON, "json", false, "print JSON: {file, level, title, status (solved|unsolvable|gave_up), reason, solution, moves, pushes, box_lines, box_changes, optimal, found_by, phase, nodes, stored, seconds, heuristic, objective, runs: [{phase, component, status, reason, nodes}]}")
+	fs.BoolVar(&asJSON, "json", false, "print JSON: {file, level, title, status (solved|unsolvable|gave_up), reason, solution, moves, pushes, box_lines, box_changes, optimal, found_by, phase, nodes, stored, seconds, batches, batch_wait_seconds, heuristic, objective, runs: [{phase, component, status, reason, nodes}]}")
 	fs.BoolVar(&events, "events", false, "print JSON lines, for a program that drives sokod: {event: progress, phase, component, nodes, stored, depth, lower_bound, memory_bytes, boxes_on_goals, elapsed_ms, text} about four times a second, then the --json document with event: result")
 	completeSearchFlags(cmd)
 	return cmd
@@ -332,6 +346,9 @@ func printSolve(w io.Writer, o solveOutput) {
 		fmt.Fprintf(w, "gave up: %s: %s\n", name, o.Reason)
 	}
 	fmt.Fprintf(w, "nodes %d  stored %d  %.2fs  heuristic %s  objective %s\n", o.Nodes, o.Stored, o.Seconds, dash(o.Heuristic), o.Objective)
+	if o.Batches > 0 {
+		fmt.Fprintf(w, "batches %d  waiting %.2fs\n", o.Batches, o.BatchWaitSeconds)
+	}
 }
 
 // count prints a count with a k/M/G suffix.

@@ -14,6 +14,7 @@
 package enginetables
 
 import (
+	"context"
 	"fmt"
 	"slices"
 
@@ -39,6 +40,13 @@ func Tables(b *engine.Board, h *engine.Heuristic) (*sdk.HeuristicTables, error) 
 	// protocol's table has exactly one row per square.
 	n := b.Squares * g
 	t := &sdk.HeuristicTables{Costs: slices.Clone(h.Costs[:n]), Rule: rule}
+	for _, p := range h.Penalties {
+		sq := make([]int, len(p.Squares))
+		for i, s := range p.Squares {
+			sq[i] = int(s)
+		}
+		t.Penalties = append(t.Penalties, sdk.Penalty{Squares: sq, Cost: p.Cost})
+	}
 	if len(h.RegionCosts) > 0 {
 		t.SideCosts = make([]uint16, b.Squares*sdk.Sides*g)
 		for sq := range b.Squares {
@@ -58,11 +66,19 @@ func Tables(b *engine.Board, h *engine.Heuristic) (*sdk.HeuristicTables, error) 
 }
 
 // Heuristic converts prepared protocol tables (validated by the SDK) to the
-// engine's form for board b. The engine has no penalty patterns yet, so
-// tables with penalties are refused rather than run without them: the
-// plugin's bound would silently be weaker than it said.
+// engine's form for board b, penalty patterns included: the engine adds
+// them to the combined costs per push, and the plugin's admissibility
+// covers both.
+// A heuristic that answers in batches instead becomes an engine heuristic
+// with an Estimator (an Estimator of this package) and no tables.
 func Heuristic(name string, b *engine.Board, prep *sdk.PreparedHeuristic) (*engine.Heuristic, error) {
 	t := prep.Tables
+	if t == nil {
+		if prep.Estimator == nil {
+			return nil, fmt.Errorf("heuristic %s: prepared with neither tables nor an estimator", name)
+		}
+		return &engine.Heuristic{Name: name, Admissible: prep.Admissible, Estimator: Estimator{prep.Estimator}}, nil
+	}
 	var rule engine.Rule
 	switch t.Rule {
 	case sdk.RuleSumOfMinima:
@@ -74,10 +90,10 @@ func Heuristic(name string, b *engine.Board, prep *sdk.PreparedHeuristic) (*engi
 	default:
 		return nil, fmt.Errorf("heuristic %s: unknown rule %v", name, t.Rule)
 	}
-	if len(t.Penalties) > 0 {
-		return nil, fmt.Errorf("heuristic %s: %d penalty patterns, which the search does not evaluate yet", name, len(t.Penalties))
-	}
 	h := &engine.Heuristic{Name: name, Costs: t.Costs, Rule: rule, Admissible: prep.Admissible}
+	for _, p := range t.Penalties {
+		h.Penalties = append(h.Penalties, engine.Penalty{Squares: squares16(p.Squares), Cost: p.Cost})
+	}
 	if len(t.SideCosts) > 0 {
 		h.RegionCosts = RegionCosts(b, t.SideCosts)
 	}
@@ -134,4 +150,22 @@ func squares16(sq []int) []uint16 {
 		out[i] = uint16(s)
 	}
 	return out
+}
+
+// Estimator runs a plugin's batch heuristic in the engine: the engine
+// packs positions as the protocol does (player, then boxes), so batches
+// pass through unchanged.
+type Estimator struct{ sdk.Estimator }
+
+// Estimate implements engine.Estimator.
+func (e Estimator) Estimate(ctx context.Context, states engine.Batch, out []uint32) error {
+	return e.Estimator.Estimate(ctx, sdk.States{Boxes: states.Boxes, Data: states.Data}, out)
+}
+
+// Checker runs a plugin's batch deadlock detector in the engine.
+type Checker struct{ sdk.Checker }
+
+// Check implements engine.Checker.
+func (c Checker) Check(ctx context.Context, states engine.Batch, out []bool) error {
+	return c.Checker.Check(ctx, sdk.States{Boxes: states.Boxes, Data: states.Data}, out)
 }

@@ -2,6 +2,7 @@ package enginetables_test
 
 import (
 	"os"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -112,15 +113,48 @@ func TestRoundTrip(t *testing.T) {
 	}
 }
 
-func TestPenaltiesRefused(t *testing.T) {
+// TestPenalties: penalty patterns carry over both ways, and the engine's
+// bound includes them.
+func TestPenalties(t *testing.T) {
 	b := fixtureBoards(t)[0]
-	tables, err := enginetables.Tables(b, heuristics.Simple(b))
+	plain := heuristics.Simple(b)
+	tables, err := enginetables.Tables(b, plain)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tables.Penalties = []sdk.Penalty{{Squares: []int{0}, Cost: 1}}
-	if _, err := enginetables.Heuristic("x", b, &sdk.PreparedHeuristic{Tables: tables}); err == nil {
-		t.Error("penalty patterns accepted, though the search would ignore them")
+	// A pattern of the start position's boxes, and one that never matches
+	// it (a square no box starts on).
+	var start []int
+	free := -1
+	for sq := range b.Squares {
+		if slices.Contains(b.StartBoxes, uint16(sq)) {
+			start = append(start, sq)
+		} else if free < 0 {
+			free = sq
+		}
+	}
+	tables.Penalties = []sdk.Penalty{{Squares: start, Cost: 3}, {Squares: []int{start[0], free}, Cost: 5}}
+	h, err := enginetables.Heuristic("x", b, &sdk.PreparedHeuristic{Admissible: true, Tables: tables})
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := enginetables.Tables(b, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(tables.Penalties, back.Penalties); diff != "" {
+		t.Errorf("penalties after a round trip (-sent +back):\n%s", diff)
+	}
+	want, _, err := engine.LowerBound(b, plain, b.StartBoxes, b.StartPlayer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _, err := engine.LowerBound(b, h, b.StartBoxes, b.StartPlayer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != want+3 {
+		t.Errorf("bound with penalties %d, want %d + 3", got, want)
 	}
 }
 

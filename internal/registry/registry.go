@@ -211,11 +211,6 @@ func (r *Registry) Heuristic(ctx context.Context, name string) (*Heuristic, erro
 	if !st.Info.Serves(sdk.KindHeuristic) {
 		return nil, fmt.Errorf("%q is a plugin without a heuristic (it serves %v)", name, st.Info.Kinds)
 	}
-	if !st.Info.Has(sdk.CapHeuristicTables) {
-		// Batch-only heuristics work through the SDK and this host, but
-		// the engine evaluates compiled tables only so far.
-		return nil, fmt.Errorf("heuristic %q answers only in batches (Estimate), which the search cannot use yet", name)
-	}
 	return &Heuristic{Name: r.externalName(bare, sdk.KindHeuristic), Source: p.Path(), Admissible: st.Info.Has(sdk.CapAdmissible), plugin: p, log: r.log}, nil
 }
 
@@ -245,17 +240,27 @@ func (h *Heuristic) Prepare(ctx context.Context, b *engine.Board) (*engine.Heuri
 	}
 	h.log.Debug("heuristic prepared", "heuristic", h.Name, "squares", b.Squares, "goals", len(b.Goals),
 		"tables", prep.Tables != nil, "elapsed", time.Since(start))
-	if prep.Tables == nil {
-		if prep.Estimator != nil {
-			_ = prep.Estimator.Release(ctx)
-		}
-		return nil, fmt.Errorf("heuristic %s answered with an estimator, which the search cannot use yet", h.Name)
-	}
 	if prep.Admissible != h.Admissible {
+		release(ctx, prep.Estimator)
 		return nil, &supervisor.Error{Plugin: h.plugin.Name(), Op: "prepare heuristic", Kind: supervisor.ErrGarbage,
 			Err: fmt.Errorf("declared admissible=%v but prepared admissible=%v", h.Admissible, prep.Admissible)}
 	}
+	if prep.Tables != nil {
+		// Tables run natively: an estimator besides them is not needed.
+		release(ctx, prep.Estimator)
+		prep.Estimator = nil
+	}
 	return enginetables.Heuristic(h.Name, b, prep)
+}
+
+// release frees a plugin session the search will not use (a nil
+// sdk.Estimator or sdk.Checker is nothing to free). The plugin forgets
+// sessions with its process anyway, so a failure is only logged by the
+// supervisor.
+func release(ctx context.Context, r interface{ Release(context.Context) error }) {
+	if r != nil {
+		_ = r.Release(ctx)
+	}
 }
 
 // Deadlocks is a deadlock detector resolved by name, ready to compile per
@@ -271,8 +276,8 @@ type Deadlocks struct {
 }
 
 // Deadlocks resolves name to a plugin's deadlock detector, starting the
-// plugin if it has not been started. Only detectors that compile to tables
-// can be used: the search runs them natively.
+// plugin if it has not been started. Its tables run natively in the
+// search; a checker answers in batches.
 func (r *Registry) Deadlocks(ctx context.Context, name string) (*Deadlocks, error) {
 	bare := strings.TrimPrefix(name, PluginPrefix)
 	var p *supervisor.Plugin
@@ -289,9 +294,6 @@ func (r *Registry) Deadlocks(ctx context.Context, name string) (*Deadlocks, erro
 	if !st.Info.Serves(sdk.KindDeadlock) {
 		return nil, fmt.Errorf("%q is a plugin without a deadlock detector (it serves %v)", name, st.Info.Kinds)
 	}
-	if !st.Info.Has(sdk.CapDeadlockTables) {
-		return nil, fmt.Errorf("deadlock detector %q answers only in batches (Check), which the search cannot use yet", name)
-	}
 	return &Deadlocks{Name: r.externalName(bare, sdk.KindDeadlock), Source: p.Path(), plugin: p}, nil
 }
 
@@ -302,11 +304,17 @@ func (d *Deadlocks) Prepare(ctx context.Context, b *engine.Board) (*engine.Deadl
 	if err != nil {
 		return nil, err
 	}
+	if prep.Tables == nil && prep.Checker == nil {
+		return nil, fmt.Errorf("deadlock detector %s answered with neither tables nor a checker", d.Name)
+	}
+	out := &engine.Deadlocks{Name: d.Name}
+	if prep.Tables != nil {
+		out = enginetables.Deadlocks(d.Name, prep.Tables)
+	}
 	if prep.Checker != nil {
-		_ = prep.Checker.Release(ctx)
+		// Untrusted like the tables: the search prunes by its verdicts
+		// but claims no proof that rests on them.
+		out.Checker = enginetables.Checker{Checker: prep.Checker}
 	}
-	if prep.Tables == nil {
-		return nil, fmt.Errorf("deadlock detector %s answered without tables, which the search needs", d.Name)
-	}
-	return enginetables.Deadlocks(d.Name, prep.Tables), nil
+	return out, nil
 }

@@ -2,6 +2,7 @@ package registry
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -84,7 +85,7 @@ func TestRegistryResolve(t *testing.T) {
 		{name: "plugin:good", want: "good", source: "sokod-plugin-good", admissible: true},
 		{name: "plugin:simple", errText: `unknown heuristic "plugin:simple"`},
 		{name: "nope", errText: "available: estimator, good, greedy, plugin:greedy, matching, simple"},
-		{name: "estimator", errText: "answers only in batches"},
+		{name: "estimator", want: "estimator", source: "sokod-plugin-estimator"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -226,6 +227,100 @@ func TestSolveSurvivesPluginKill(t *testing.T) {
 	}
 	if _, err := hs.Prepare(ctx, b); err != nil {
 		t.Errorf("prepare after the restart: %v", err)
+	}
+}
+
+// TestBatchComponents solves through plugins that answer only in batches:
+// a heuristic (Estimate) and a deadlock detector (Check) that is wrong on
+// purpose. The search counts their batches, and claims no proof on the
+// detector's verdicts.
+func TestBatchComponents(t *testing.T) {
+	h := newSupervisor(t, supervisor.Options{Dirs: []string{pluginDir(t, "estimator", "checker")}})
+	r := New(h, nil)
+	ctx := context.Background()
+	hs, err := r.Heuristic(ctx, "estimator")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds, err := r.Deadlocks(ctx, "checker")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := sokoban.Parse("#######\n#@ $ .#\n# $ . #\n#     #\n#######\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := board.Analyze(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eh, err := hs.Prepare(ctx, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if eh.Estimator == nil || len(eh.Costs) != 0 {
+		t.Fatalf("prepared %+v, want an estimator and no tables", eh)
+	}
+	ed, err := ds.Prepare(ctx, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ed.Checker == nil || ed.Trusted {
+		t.Fatalf("prepared %+v, want an untrusted checker", ed)
+	}
+	res, err := engine.Solve(ctx, b, engine.Options{Objective: engine.ObjectiveAny, Heuristic: eh, Deadlocks: []*engine.Deadlocks{ed},
+		BatchSize: 8, Budget: engine.Budget{Memory: 1 << 20}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status == engine.Unsolvable || res.Optimal {
+		t.Errorf("%v (optimal %v): %s", res.Status, res.Optimal, res.Reason)
+	}
+	if res.Stats.Batches < 2 || res.Stats.BatchStates == 0 || res.Stats.BatchPruned == 0 {
+		t.Errorf("%d batches of %d positions, %d pruned: want both components called, and the checker to prune", res.Stats.Batches, res.Stats.BatchStates, res.Stats.BatchPruned)
+	}
+	// Under objective pushes with the built-in bound, a solution found is
+	// not claimed optimal, and no failure to find one is called a proof.
+	mh, err := r.Heuristic(ctx, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := mh.Prepare(ctx, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err = engine.Solve(ctx, b, engine.Options{Objective: engine.ObjectivePushes, Heuristic: m, Deadlocks: []*engine.Deadlocks{ed},
+		BatchSize: 8, Budget: engine.Budget{Memory: 1 << 20}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status == engine.Unsolvable || res.Optimal || res.Stats.BatchPruned == 0 {
+		t.Errorf("%v, optimal %v after %d prunings by the checker: %s", res.Status, res.Optimal, res.Stats.BatchPruned, res.Reason)
+	}
+	t.Logf("objective pushes: %v after %d prunings: %s", res.Status, res.Stats.BatchPruned, res.Reason)
+}
+
+// TestBatchPluginDies: a batch heuristic whose process is killed after
+// Prepare fails the search with an error naming it, never a result.
+func TestBatchPluginDies(t *testing.T) {
+	h := newSupervisor(t, supervisor.Options{Dirs: []string{pluginDir(t, "estimator")}, MinBackoff: 50 * time.Millisecond})
+	ctx := context.Background()
+	hs, err := New(h, nil).Heuristic(ctx, "estimator")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := testBoard(t)
+	eh, err := hs.Prepare(ctx, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Kill(h.Lookup("estimator").Status().PID, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	res, err := engine.Solve(ctx, b, engine.Options{Objective: engine.ObjectiveAny, Heuristic: eh, Budget: engine.Budget{Memory: 1 << 20}})
+	var be *engine.BatchError
+	if !errors.As(err, &be) || be.Component != "estimator" || be.Op != engine.OpEstimate {
+		t.Fatalf("solve after the plugin died: %v, %v; want a BatchError from the estimator", res, err)
 	}
 }
 

@@ -76,6 +76,9 @@ type Options struct {
 	// Portfolio is fallback.portfolio: planners run beside the search, so
 	// a job keeps two cores busy.
 	Portfolio bool
+	// BatchSize is search.batch_size: positions per call to a component
+	// that answers in batches; 0 means the engine's default.
+	BatchSize int
 	// Store, when set, is the solution store every solve consults and adds
 	// to (store.path); a solve it answers has found_by "store".
 	Store solver.Store

@@ -310,7 +310,7 @@ func (s *Server) run(ctx context.Context, j *job, level *sokoban.Level, st setti
 	}
 	r, err := solver.Solve(ctx, solver.Request{
 		Level: level, Objective: st.objective, Strategy: st.strategy, Heuristic: st.heuristic, Deadlocks: st.deadlocks, Planners: st.planners,
-		Budget: st.budget, SearchShare: st.searchShare, PlannerShare: s.opts.PlannerShare, Portfolio: s.opts.Portfolio, Clock: s.clock, OnEvent: onEvent,
+		Budget: st.budget, SearchShare: st.searchShare, PlannerShare: s.opts.PlannerShare, Portfolio: s.opts.Portfolio, BatchSize: s.opts.BatchSize, Clock: s.clock, OnEvent: onEvent,
 		Store: s.opts.Store,
 	})
 	return s.outcome(ctx, level, st, r, err)

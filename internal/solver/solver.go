@@ -113,6 +113,10 @@ type Request struct {
 	Heuristic Heuristic
 	// Deadlocks add to the engine's own deadlock tests.
 	Deadlocks []Deadlocks
+	// BatchSize is the positions the search sends in one call to a
+	// heuristic or detector that answers in batches
+	// (engine.Options.BatchSize); 0 means engine.DefaultBatchSize.
+	BatchSize int
 	// Planners run in order after the exhaustive search gives up; none
 	// means no fall-back.
 	Planners []Planner
@@ -170,6 +174,10 @@ type Event struct {
 	BoxesOnGoals int
 	// Generated is the pushes the search has tried (zero during a plan).
 	Generated int64
+	// Batches counts the search's calls to components that answer in
+	// batches, BatchWait the time it spent waiting for them.
+	Batches   int64
+	BatchWait time.Duration
 	// Position is the position the search was expanding (nil during a
 	// plan); the event owns it.
 	Position *Position
@@ -277,6 +285,7 @@ func Solve(ctx context.Context, req Request) (*Result, error) {
 	if res := s.budgetMemory(); res != nil {
 		return res, nil
 	}
+	defer s.release(ctx)
 	if res, err := s.prepare(ctx); res != nil || err != nil {
 		return res, err
 	}
@@ -379,6 +388,26 @@ func (s *solving) prepare(ctx context.Context) (*Result, error) {
 		s.ds = append(s.ds, c)
 	}
 	return nil, nil
+}
+
+// release frees the plugin sessions behind the components that answer in
+// batches, even when ctx has ended: the plugin would otherwise hold them
+// until it stops.
+func (s *solving) release(ctx context.Context) {
+	type releaser interface {
+		Release(context.Context) error
+	}
+	ctx = context.WithoutCancel(ctx)
+	if s.h != nil {
+		if r, ok := s.h.Estimator.(releaser); ok {
+			_ = r.Release(ctx) // a failure is the supervisor's to log
+		}
+	}
+	for _, d := range s.ds {
+		if r, ok := d.Checker.(releaser); ok {
+			_ = r.Release(ctx)
+		}
+	}
 }
 
 // alreadySolved is the result for a level whose boxes all stand on goals:
@@ -536,6 +565,7 @@ func (s *solving) search(ctx context.Context, share int) (*engine.Result, error)
 		Off:       req.Off,
 		Heuristic: h,
 		Deadlocks: s.ds,
+		BatchSize: req.BatchSize,
 		Budget:    engine.Budget{Nodes: req.Budget.Nodes, Memory: max(memory, minSearchMemory)},
 		Clock:     tm.clock,
 		Workspace: req.Workspace,
@@ -549,7 +579,8 @@ func (s *solving) search(ctx context.Context, share int) (*engine.Result, error)
 	if req.OnEvent != nil {
 		opts.OnProgress = func(p engine.Progress) {
 			e := Event{Phase: PhaseSearch, Component: h.Name, Nodes: p.Nodes, Stored: p.Stored, Depth: p.Depth,
-				LowerBound: p.LowerBound, Memory: p.Memory, Generated: p.Generated, Elapsed: tm.clock().Sub(tm.start)}
+				LowerBound: p.LowerBound, Memory: p.Memory, Generated: p.Generated, Batches: p.Batches, BatchWait: p.BatchWait,
+				Elapsed: tm.clock().Sub(tm.start)}
 			if p.Boxes != nil {
 				e.Position = position(b, p.Boxes, p.Player)
 			}
@@ -561,7 +592,13 @@ func (s *solving) search(ctx context.Context, share int) (*engine.Result, error)
 	sctx, cancel := tm.until(ctx, opts.Budget.Deadline)
 	defer cancel()
 	r, err := engine.Solve(sctx, b, opts)
-	if err != nil {
+	var be *engine.BatchError
+	switch {
+	case errors.As(err, &be) && be.Op == engine.OpCheck:
+		return nil, &ComponentError{What: "deadlock detector", Err: err}
+	case errors.As(err, &be):
+		return nil, &ComponentError{What: "heuristic", Err: err}
+	case err != nil:
 		return nil, fmt.Errorf("search: %w", err)
 	}
 	return r, nil
@@ -709,7 +746,8 @@ func (e *BadLevelError) Error() string { return e.Err.Error() }
 func (e *BadLevelError) Unwrap() error { return e.Err }
 
 // ComponentError is a component (a heuristic or deadlock detector, built in
-// or a plugin) that failed to prepare.
+// or a plugin) that failed to prepare, or failed a batch call during the
+// search (wrapping an *engine.BatchError).
 type ComponentError struct {
 	// What names the kind of component.
 	What string

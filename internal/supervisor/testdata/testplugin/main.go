@@ -4,6 +4,7 @@
 //
 //	good       an admissible Manhattan-distance heuristic that logs each level
 //	estimator  a batch heuristic: the number of boxes off goals
+//	checker    a batch deadlock detector that is wrong on purpose
 //	crashonce  exits during its first Prepare (a marker file remembers), then is good
 //	crashy     exits during every Prepare
 //	hangs      never answers Prepare
@@ -43,6 +44,10 @@ func main() {
 	case "estimator":
 		info.Capabilities = []sdk.Capability{sdk.CapHeuristicEstimate}
 		h = offGoals{}
+	case "checker":
+		info.Capabilities = []sdk.Capability{sdk.CapDeadlockCheck}
+		pluginserver.Serve(&sdk.Plugin{Info: info, Deadlocks: sums{}, Logger: log})
+		return
 	case "crashonce":
 		marker := os.Args[0] + ".crashed"
 		h = crash{next: h, marker: marker}
@@ -119,6 +124,30 @@ func (e *offGoalsEstimator) Estimate(_ context.Context, s sdk.States, out []uint
 }
 
 func (e *offGoalsEstimator) Release(context.Context) error { return nil }
+
+// sums is a batch deadlock detector that is wrong on purpose: it judges a
+// position dead when the squares of its boxes sum to a multiple of 5, so
+// the host's tests can see that such verdicts prune but prove nothing.
+type sums struct{}
+
+func (sums) Prepare(context.Context, *sdk.Level) (*sdk.PreparedDeadlocks, error) {
+	return &sdk.PreparedDeadlocks{Checker: sumChecker{}}, nil
+}
+
+type sumChecker struct{}
+
+func (sumChecker) Check(_ context.Context, s sdk.States, out []bool) error {
+	for i := range out {
+		sum := 0
+		for _, b := range s.BoxSquares(i) {
+			sum += int(b)
+		}
+		out[i] = sum%5 == 0
+	}
+	return nil
+}
+
+func (sumChecker) Release(context.Context) error { return nil }
 
 type crash struct {
 	next   sdk.Heuristic

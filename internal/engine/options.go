@@ -156,9 +156,6 @@ type Options struct {
 	lazyBound bool
 	// repairBoxes (experiments), when positive, replaces lazyRepairBoxes.
 	repairBoxes int
-	// noHomeMoves (tests, experiments) keeps the entrance goal macros and
-	// drops the home moves (homemove.go).
-	noHomeMoves bool
 	noEntrance  bool
 	// macroGoals (tests, experiments), when positive, replaces
 	// minMacroGoals.
@@ -195,6 +192,9 @@ const (
 	// TechPacking: the packing search's turn under the default strategy
 	// (packing.go).
 	TechPacking
+	// TechHomeMoves: the home moves alone (homemove.go), the entrance
+	// macros kept; they add children and cut none.
+	TechHomeMoves
 )
 
 var techniqueNames = []struct {
@@ -207,6 +207,7 @@ var techniqueNames = []struct {
 	{TechTunnels, "tunnels"},
 	{TechGoalMacros, "goal-macros"},
 	{TechPacking, "packing"},
+	{TechHomeMoves, "home-moves"},
 }
 
 // TechniqueNames lists the names ParseTechniques accepts.

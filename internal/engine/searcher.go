@@ -191,7 +191,7 @@ func newSearcher(b *Board, h *Heuristic, opts Options, ws *Workspace) *searcher 
 	s.rebuild = make([]uint32, 0, 1024)
 	ws.reset()
 	s.tt, s.pool, s.onPath = ws.tt, ws.pool, ws.onPath
-	s.gm.init(b, opts.Objective == ObjectiveAny && opts.Off&TechGoalMacros == 0, opts.noHomeMoves, len(ws.tt.slots))
+	s.gm.init(b, opts.Objective == ObjectiveAny && opts.Off&TechGoalMacros == 0, opts.Off&TechHomeMoves != 0, len(ws.tt.slots))
 	s.gm.noEntrance = opts.noEntrance
 	s.gm.minGoals = minMacroGoals
 	if opts.macroGoals > 0 {

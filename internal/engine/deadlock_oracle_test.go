@@ -95,9 +95,6 @@ func TestDeadlockRulesAgainstOracle(t *testing.T) {
 	if v, err := strconv.Atoi(os.Getenv("SOKOD_RANDOM_LEVELS")); err == nil && v > 0 {
 		n = v
 	}
-	if testing.Short() {
-		n = 30
-	}
 	rng := rand.New(rand.NewPCG(11, 12))
 	var locked, subDead, frozenGoals, packing int64
 	tried := 0

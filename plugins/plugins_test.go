@@ -169,6 +169,64 @@ func TestPythonSolves(t *testing.T) {
 	}
 }
 
+// TestBatchPluginSolves solves levels through matching-batch, the built-in
+// matching bound answered in Estimate calls, and checks it against the
+// built-in: the same optimal push counts, proved, at every batch size, and
+// at batches of one the very same search.
+func TestBatchPluginSolves(t *testing.T) {
+	host := supervisor.New(supervisor.Options{Dirs: []string{binDir}, StartTimeout: 30 * time.Second})
+	t.Cleanup(host.Close)
+	reg := registry.New(host, nil)
+	ctx := context.Background()
+	batch, err := reg.Heuristic(ctx, "matching-batch")
+	if err != nil {
+		t.Fatal(err)
+	}
+	builtin, err := reg.Heuristic(ctx, "matching")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, src := range plugintest.Levels() {
+		t.Run(fmt.Sprintf("level%d", i+1), func(t *testing.T) {
+			l, err := sokoban.Parse(src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := board.Analyze(l)
+			if err != nil {
+				t.Fatal(err)
+			}
+			solve := func(h *registry.Heuristic, size int) *engine.Result {
+				eh, err := h.Prepare(ctx, b)
+				if err != nil {
+					t.Fatal(err)
+				}
+				res, err := engine.Solve(ctx, b, engine.Options{Objective: engine.ObjectivePushes, Heuristic: eh, BatchSize: size, Budget: engine.Budget{Memory: 1 << 20}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if res.Status != engine.Solved || !res.Optimal {
+					t.Fatalf("%s, batches of %d: %v %s, optimal %v", h.Name, size, res.Status, res.Reason, res.Optimal)
+				}
+				return res
+			}
+			want := solve(builtin, 0)
+			for _, size := range []int{1, 64, 1024} {
+				got := solve(batch, size)
+				if got.Metrics.Pushes != want.Metrics.Pushes {
+					t.Errorf("batches of %d: %d pushes, the built-in %d", size, got.Metrics.Pushes, want.Metrics.Pushes)
+				}
+				if got.Stats.Batches == 0 {
+					t.Errorf("batches of %d: no batch sent", size)
+				}
+				if size == 1 && got.Stats.Nodes != want.Stats.Nodes {
+					t.Errorf("batches of one: %d nodes, the built-in %d", got.Stats.Nodes, want.Stats.Nodes)
+				}
+			}
+		})
+	}
+}
+
 // targetEnv names the plugin binary TestConformanceTarget checks; it is set
 // only in the child processes of TestSuiteCatchesBadPlugins.
 const targetEnv = "SOKOD_PLUGINTEST_TARGET"

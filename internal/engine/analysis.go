@@ -159,3 +159,52 @@ func FindDeadlockContext(ctx context.Context, b *Board, h *Heuristic, boxes []ui
 	}
 	return Deadlock{Kind: NoDeadlock}, nil
 }
+
+// Evaluator evaluates a compiled heuristic on many positions of one board,
+// one after another, reusing its work between them (the matching is
+// repaired for the boxes that moved, not solved afresh): what a plugin
+// that serves a built-in bound in batches needs. Not safe for concurrent
+// use.
+type Evaluator struct {
+	b     *Board
+	e     *evaluator
+	seen  []uint32 // per square, the stamp of the last position with a box there
+	stamp uint32
+}
+
+// NewEvaluator returns an evaluator of h on b.
+func NewEvaluator(b *Board, h *Heuristic) (*Evaluator, error) {
+	if err := h.check(b); err != nil {
+		return nil, err
+	}
+	if h.Estimator != nil {
+		return nil, fmt.Errorf("engine: heuristic %q has no tables to evaluate", h.Name)
+	}
+	return &Evaluator{b: b, e: newEvaluator(b, h, len(b.Goals)), seen: make([]uint32, b.Squares)}, nil
+}
+
+// Bound is LowerBound on the evaluator's board and heuristic.
+func (v *Evaluator) Bound(boxes []uint16, player uint16) (bound int, ok bool, err error) {
+	if len(boxes) != len(v.b.Goals) {
+		return 0, false, fmt.Errorf("engine: %d boxes in the position but %d goals", len(boxes), len(v.b.Goals))
+	}
+	v.stamp++
+	if v.stamp == 0 { // wrapped: old stamps could match again
+		clear(v.seen)
+		v.stamp = 1
+	}
+	for _, sq := range boxes {
+		if int(sq) >= v.b.Squares || v.seen[sq] == v.stamp {
+			return 0, false, fmt.Errorf("engine: a box on square %d, outside the %d interior squares or on another box", sq, v.b.Squares)
+		}
+		v.seen[sq] = v.stamp
+	}
+	if int(player) >= v.b.Squares || v.seen[player] == v.stamp {
+		return 0, false, fmt.Errorf("engine: the player on square %d, outside the %d interior squares or on a box", player, v.b.Squares)
+	}
+	h := v.e.sync(boxes, player)
+	if h >= infCost {
+		return 0, false, nil
+	}
+	return h, true, nil
+}

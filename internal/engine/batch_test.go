@@ -441,3 +441,51 @@ func TestBatchAllocs(t *testing.T) {
 		t.Error("no batch sent in the measured expansions")
 	}
 }
+
+// TestEvaluator: the reusable evaluator agrees with LowerBound on random
+// positions visited one after another, and refuses bad ones.
+func TestEvaluator(t *testing.T) {
+	rng := rand.New(rand.NewPCG(30, 3))
+	for i, l := range loadCollection(t, "testdata/small.xsb") {
+		b := mustAnalyze(t, l)
+		if b.Impossible != "" || len(b.Goals) >= b.Squares {
+			continue
+		}
+		for _, rule := range []Rule{RuleSumMin, RuleGreedy, RuleMatching} {
+			h := testHeuristic(b, rule)
+			h.Penalties = []Penalty{{Squares: b.StartBoxes[:1], Cost: 2}}
+			v, err := NewEvaluator(b, h)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for range 200 {
+				perm := rng.Perm(b.Squares)
+				boxes := make([]uint16, len(b.Goals))
+				for k := range boxes {
+					boxes[k] = uint16(perm[k])
+				}
+				player := uint16(perm[len(boxes)])
+				got, gotOK, err := v.Bound(boxes, player)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, wantOK, err := LowerBound(b, h, boxes, player)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got != want || gotOK != wantOK {
+					t.Fatalf("level %d rule %v boxes %v player %d: evaluator %d (%v), LowerBound %d (%v)", i+1, rule, boxes, player, got, gotOK, want, wantOK)
+				}
+			}
+			if len(b.Goals) > 1 {
+				twice := slices.Repeat(b.StartBoxes[:1], len(b.Goals))
+				if _, _, err := v.Bound(twice, b.StartPlayer); err == nil {
+					t.Errorf("level %d: two boxes on one square accepted", i+1)
+				}
+			}
+			if _, _, err := v.Bound(b.StartBoxes, b.StartBoxes[0]); err == nil {
+				t.Errorf("level %d: the player on a box accepted", i+1)
+			}
+		}
+	}
+}

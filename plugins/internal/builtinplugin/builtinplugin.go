@@ -15,7 +15,10 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strings"
+	"sync"
 
+	"github.com/sokod/sokod/internal/engine"
 	"github.com/sokod/sokod/internal/enginetables"
 	"github.com/sokod/sokod/internal/heuristics"
 	"github.com/sokod/sokod/internal/planners"
@@ -26,11 +29,16 @@ import (
 // DeadSquaresName is the name of the plugin serving DeadSquares.
 const DeadSquaresName = "deadsquares"
 
+// BatchSuffix names the plugin serving a built-in heuristic in batches
+// (BatchHeuristic): "matching-batch" is the matching bound answered
+// through Estimate calls, the measure of what the batch path costs.
+const BatchSuffix = "-batch"
+
 // servedAs marks a summary as a built-in's, served by a plugin binary.
 const servedAs = " [built-in served as a plugin]"
 
 // Serve is the main of the plugin serving the built-in called name, a
-// heuristic, DeadSquaresName or a planner; it returns when the host is done
+// heuristic (or one with BatchSuffix), DeadSquaresName or a planner; it returns when the host is done
 // with it, and exits with status 1 when there is no such built-in.
 func Serve(name, version string) {
 	logger := sdk.NewLogger(name)
@@ -61,6 +69,19 @@ func Plugin(name, version string) (*sdk.Plugin, error) {
 			Planner: spec.New(),
 		}, nil
 	}
+	if base, ok := strings.CutSuffix(name, BatchSuffix); ok {
+		if spec, err := heuristics.Lookup(base); err == nil && base != "" {
+			caps := []sdk.Capability{sdk.CapHeuristicEstimate}
+			if spec.Admissible {
+				caps = append(caps, sdk.CapAdmissible)
+			}
+			return &sdk.Plugin{
+				Info: sdk.Info{Name: name, Version: version, Summary: spec.Summary + ", answered in batches" + servedAs,
+					Capabilities: caps},
+				Heuristic: BatchHeuristic{Spec: spec},
+			}, nil
+		}
+	}
 	if name == DeadSquaresName {
 		return &sdk.Plugin{
 			Info: sdk.Info{Name: name, Version: version, Summary: "squares from which a lone box reaches no goal" + servedAs,
@@ -74,6 +95,9 @@ func Plugin(name, version string) (*sdk.Plugin, error) {
 // Names lists the built-ins Serve serves, sorted.
 func Names() []string {
 	names := append(heuristics.Names(), planners.Names()...)
+	for _, h := range heuristics.Names() {
+		names = append(names, h+BatchSuffix)
+	}
 	names = append(names, DeadSquaresName)
 	slices.Sort(names)
 	return names
@@ -101,6 +125,61 @@ func (h Heuristic) Prepare(ctx context.Context, l *sdk.Level) (*sdk.PreparedHeur
 	}
 	return &sdk.PreparedHeuristic{Admissible: eh.Admissible, Tables: t}, nil
 }
+
+// BatchHeuristic is a built-in heuristic behind the SDK's batch interface:
+// Prepare compiles the tables in the plugin and answers with an Estimator
+// that evaluates them position by position, as a learned model or any
+// other knowledge that cannot compile would answer.
+type BatchHeuristic struct {
+	Spec heuristics.Spec
+}
+
+// Prepare analyses the level and compiles the built-in heuristic for the
+// estimator.
+func (h BatchHeuristic) Prepare(ctx context.Context, l *sdk.Level) (*sdk.PreparedHeuristic, error) {
+	b, err := l.Analyze(ctx)
+	if err != nil {
+		return nil, err
+	}
+	eh, err := h.Spec.Prepare(b)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", h.Spec.Name, err)
+	}
+	ev, err := engine.NewEvaluator(b, eh)
+	if err != nil {
+		return nil, err
+	}
+	return &sdk.PreparedHeuristic{Admissible: eh.Admissible, Estimator: &estimator{ev: ev}}, nil
+}
+
+// estimator evaluates one level's compiled heuristic; calls are serialised,
+// since the evaluator carries the last position over to the next.
+type estimator struct {
+	mu sync.Mutex
+	ev *engine.Evaluator
+}
+
+func (e *estimator) Estimate(ctx context.Context, states sdk.States, out []uint32) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for i := range out {
+		if i%256 == 0 && ctx.Err() != nil {
+			return ctx.Err()
+		}
+		v, ok, err := e.ev.Bound(states.BoxSquares(i), states.Player(i))
+		switch {
+		case err != nil:
+			return fmt.Errorf("position %d: %w", i, err)
+		case !ok:
+			out[i] = sdk.DeadEnd
+		default:
+			out[i] = uint32(v)
+		}
+	}
+	return nil
+}
+
+func (e *estimator) Release(context.Context) error { return nil }
 
 // DeadSquares is the board's dead-square analysis behind the SDK's
 // deadlock detector interface: the squares from which a lone box can reach

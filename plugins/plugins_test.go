@@ -8,14 +8,17 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/sokod/sokod/board"
 	"github.com/sokod/sokod/internal/engine"
+	"github.com/sokod/sokod/internal/heuristics"
 	"github.com/sokod/sokod/internal/registry"
 	"github.com/sokod/sokod/internal/supervisor"
+	"github.com/sokod/sokod/sdk"
 	"github.com/sokod/sokod/sdk/plugintest"
 	"github.com/sokod/sokod/sokoban"
 
@@ -274,6 +277,87 @@ func TestSuiteCatchesBadPlugins(t *testing.T) {
 			if !strings.Contains(string(out), tt.want) {
 				t.Errorf("the suite failed, but without mentioning %q:\n%s", tt.want, out)
 			}
+		})
+	}
+}
+
+// BenchmarkBatchPath measures positions per second through matching-batch,
+// the built-in matching bound in Estimate calls, at batch sizes 1, 64 and
+// 1024, against the same bound evaluated in process (engine.Evaluator) on
+// the same positions: every box of a Microban-sized level moved to every
+// free square in turn.
+func BenchmarkBatchPath(b *testing.B) {
+	l, err := sokoban.Parse(plugintest.Levels()[len(plugintest.Levels())-1])
+	if err != nil {
+		b.Fatal(err)
+	}
+	bd, err := board.Analyze(l)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var positions [][]uint16 // player, then boxes
+	for i := range bd.StartBoxes {
+		for sq := range bd.Squares {
+			boxes := slices.Clone(bd.StartBoxes)
+			if slices.Contains(boxes, uint16(sq)) || slices.Contains(boxes, bd.StartPlayer) || uint16(sq) == bd.StartPlayer {
+				continue
+			}
+			boxes[i] = uint16(sq)
+			positions = append(positions, append([]uint16{bd.StartPlayer}, boxes...))
+		}
+	}
+	host := supervisor.New(supervisor.Options{Dirs: []string{binDir}, StartTimeout: 30 * time.Second})
+	b.Cleanup(host.Close)
+	ctx := context.Background()
+	p := host.Lookup("matching-batch")
+	if p == nil {
+		b.Fatal("no matching-batch plugin")
+	}
+	if err := p.Start(ctx); err != nil {
+		b.Fatal(err)
+	}
+	prep, err := p.Heuristic().Prepare(ctx, sdk.LevelFromBoard(bd))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer prep.Estimator.Release(ctx)
+	h, err := heuristics.Lookup("matching")
+	if err != nil {
+		b.Fatal(err)
+	}
+	eh, err := h.Prepare(bd)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ev, err := engine.NewEvaluator(bd, eh)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("in-process", func(b *testing.B) {
+		k := 0
+		for b.Loop() {
+			pos := positions[k%len(positions)]
+			k++
+			if _, _, err := ev.Bound(pos[1:], pos[0]); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "states/s")
+	})
+	for _, n := range []int{1, 64, 1024} {
+		b.Run(fmt.Sprintf("plugin/batch=%d", n), func(b *testing.B) {
+			states := sdk.NewStates(len(bd.StartBoxes), n)
+			for k := range n {
+				pos := positions[k%len(positions)]
+				states.Append(pos[0], pos[1:])
+			}
+			out := make([]uint32, n)
+			for b.Loop() {
+				if err := prep.Estimator.Estimate(ctx, states, out); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.N*n)/b.Elapsed().Seconds(), "states/s")
 		})
 	}
 }

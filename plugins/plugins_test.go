@@ -172,6 +172,70 @@ func TestPythonSolves(t *testing.T) {
 	}
 }
 
+// pylinearDir holds the Python batch plugin, which runs from the source tree
+// beside pydistance, whose server it reuses.
+const pylinearDir = "heuristics/pylinear"
+
+// needNumpy skips the test unless Debian's python3-numpy is installed too
+// (.ci/run installs it).
+func needNumpy(t *testing.T) {
+	t.Helper()
+	needPython(t)
+	if out, err := exec.Command("/usr/bin/python3", "-c", "import numpy").CombinedOutput(); err != nil {
+		t.Skipf("skipping the Python batch plugin: /usr/bin/python3 with python3-numpy is needed: %v: %s", err, out)
+	}
+}
+
+func TestPythonBatchConformance(t *testing.T) {
+	needNumpy(t)
+	plugintest.Run(t, filepath.Join(pylinearDir, "sokod-plugin-pylinear"), plugintest.Options{})
+}
+
+// TestPythonBatchSolves solves levels through the Python batch plugin,
+// under objective any (it does not declare itself admissible): solutions
+// that replay, found through batches, never claimed optimal.
+func TestPythonBatchSolves(t *testing.T) {
+	needNumpy(t)
+	host := supervisor.New(supervisor.Options{Dirs: []string{pylinearDir}, StartTimeout: 30 * time.Second})
+	t.Cleanup(host.Close)
+	reg := registry.New(host, nil)
+	ctx := context.Background()
+	py, err := reg.Heuristic(ctx, "pylinear")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if py.Admissible {
+		t.Fatal("pylinear declares itself admissible")
+	}
+	for i, src := range plugintest.Levels() {
+		t.Run(fmt.Sprintf("level%d", i+1), func(t *testing.T) {
+			l, err := sokoban.Parse(src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := board.Analyze(l)
+			if err != nil {
+				t.Fatal(err)
+			}
+			eh, err := py.Prepare(ctx, b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := engine.Solve(ctx, b, engine.Options{Objective: engine.ObjectiveAny, Heuristic: eh, BatchSize: 64, Budget: engine.Budget{Memory: 1 << 20}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Status != engine.Solved || res.Optimal || res.Stats.Batches == 0 {
+				t.Fatalf("%v %s, optimal %v, %d batches", res.Status, res.Reason, res.Optimal, res.Stats.Batches)
+			}
+			m, err := sokoban.Replay(l, res.Solution)
+			if err != nil || !m.Solved {
+				t.Fatalf("solution %s does not solve the level: %v", res.Solution, err)
+			}
+		})
+	}
+}
+
 // TestBatchPluginSolves solves levels through matching-batch, the built-in
 // matching bound answered in Estimate calls, and checks it against the
 // built-in: the same optimal push counts, proved, at every batch size, and

@@ -96,6 +96,14 @@ func TestConformance(t *testing.T) {
 	}
 }
 
+// startRegistry returns a registry of the plugins in dir, stopped when the
+// test ends.
+func startRegistry(t *testing.T, dir string) *registry.Registry {
+	host := supervisor.New(supervisor.Options{Dirs: []string{dir}, StartTimeout: 30 * time.Second})
+	t.Cleanup(host.Close)
+	return registry.New(host, nil)
+}
+
 // pythonDir holds the Python example plugin, which runs from the source
 // tree as it is.
 const pythonDir = "heuristics/pydistance"
@@ -119,9 +127,7 @@ func TestPythonConformance(t *testing.T) {
 // admissible, so both prove the same optimal push count.
 func TestPythonSolves(t *testing.T) {
 	needPython(t)
-	host := supervisor.New(supervisor.Options{Dirs: []string{pythonDir}, StartTimeout: 30 * time.Second})
-	t.Cleanup(host.Close)
-	reg := registry.New(host, nil)
+	reg := startRegistry(t, pythonDir)
 	ctx := context.Background()
 	py, err := reg.Heuristic(ctx, "pydistance")
 	if err != nil {
@@ -196,9 +202,7 @@ func TestPythonBatchConformance(t *testing.T) {
 // that replay, found through batches, never claimed optimal.
 func TestPythonBatchSolves(t *testing.T) {
 	needNumpy(t)
-	host := supervisor.New(supervisor.Options{Dirs: []string{pylinearDir}, StartTimeout: 30 * time.Second})
-	t.Cleanup(host.Close)
-	reg := registry.New(host, nil)
+	reg := startRegistry(t, pylinearDir)
 	ctx := context.Background()
 	py, err := reg.Heuristic(ctx, "pylinear")
 	if err != nil {
@@ -241,9 +245,7 @@ func TestPythonBatchSolves(t *testing.T) {
 // built-in: the same optimal push counts, proved, at every batch size, and
 // at batches of one the very same search.
 func TestBatchPluginSolves(t *testing.T) {
-	host := supervisor.New(supervisor.Options{Dirs: []string{binDir}, StartTimeout: 30 * time.Second})
-	t.Cleanup(host.Close)
-	reg := registry.New(host, nil)
+	reg := startRegistry(t, binDir)
 	ctx := context.Background()
 	batch, err := reg.Heuristic(ctx, "matching-batch")
 	if err != nil {

@@ -18,6 +18,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/sokod/sokod/board"
 	"github.com/sokod/sokod/internal/engine"
 	"github.com/sokod/sokod/internal/enginetables"
 	"github.com/sokod/sokod/internal/heuristics"
@@ -111,19 +112,29 @@ type Heuristic struct {
 // Prepare analyses the level as the engine does and compiles the built-in
 // heuristic to tables, the player-side refinement included.
 func (h Heuristic) Prepare(ctx context.Context, l *sdk.Level) (*sdk.PreparedHeuristic, error) {
-	b, err := l.Analyze(ctx)
+	b, eh, err := compile(ctx, h.Spec, l)
 	if err != nil {
 		return nil, err
-	}
-	eh, err := h.Spec.Prepare(b)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", h.Spec.Name, err)
 	}
 	t, err := enginetables.Tables(b, eh)
 	if err != nil {
 		return nil, err
 	}
 	return &sdk.PreparedHeuristic{Admissible: eh.Admissible, Tables: t}, nil
+}
+
+// compile analyses the level as the engine does and compiles the built-in
+// heuristic of spec for it.
+func compile(ctx context.Context, spec heuristics.Spec, l *sdk.Level) (*board.Board, *engine.Heuristic, error) {
+	b, err := l.Analyze(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	eh, err := spec.Prepare(b)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", spec.Name, err)
+	}
+	return b, eh, nil
 }
 
 // BatchHeuristic is a built-in heuristic behind the SDK's batch interface:
@@ -137,13 +148,9 @@ type BatchHeuristic struct {
 // Prepare analyses the level and compiles the built-in heuristic for the
 // estimator.
 func (h BatchHeuristic) Prepare(ctx context.Context, l *sdk.Level) (*sdk.PreparedHeuristic, error) {
-	b, err := l.Analyze(ctx)
+	b, eh, err := compile(ctx, h.Spec, l)
 	if err != nil {
 		return nil, err
-	}
-	eh, err := h.Spec.Prepare(b)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", h.Spec.Name, err)
 	}
 	ev, err := engine.NewEvaluator(b, eh)
 	if err != nil {

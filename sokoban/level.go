@@ -10,8 +10,8 @@ package sokoban
 import "fmt"
 
 // Board size limits. They bound the memory a hostile input can make the
-// parser spend, and they are generous: the largest board in the benchmark
-// collections sokod ships with tests (Microban IV) is 49 wide and 44 high.
+// parser spend, and they are generous: far larger than any board of the
+// collections sokod is tested on.
 const (
 	// MaxWidth is the largest accepted board width, in squares.
 	MaxWidth = 128

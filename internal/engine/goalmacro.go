@@ -41,11 +41,10 @@ import (
 
 const (
 	// minMacroGoals is the size from which an area gets the entrance
-	// macro, which cuts moves; smaller areas get home moves only. On
-	// Microban's small areas of two to four goals, often in open floor that
-	// boxes pass through, the cut cost more expansions than it saved (and
-	// lost a level at 200,000); XSokoban's goal rooms, six goals and more,
-	// need it (see the measurements in the commit that set it).
+	// macro, which cuts moves; smaller areas get home moves only. Small
+	// areas often lie in open floor that boxes pass through, where the cut
+	// costs more expansions than it saves, while goal rooms need it (the
+	// measurements are in the commit that set it).
 	minMacroGoals = 5
 	// goalFlag marks a record whose move is a goal macro; square numbers
 	// stay below MaxSquares = 1<<14.

@@ -45,8 +45,8 @@ func allSquares(b *Board) []uint16 {
 // TestTrueTablesKeepResults runs random levels against the oracle with
 // true knowledge in tables: results must not change, and proofs hold.
 func TestTrueTablesKeepResults(t *testing.T) {
-	// All 150 even under -short: it takes about a second, and fewer
-	// levels may give the tables nothing to prune.
+	// All 150 even under -short: they are quick, and fewer levels may
+	// give the tables nothing to prune.
 	const n = 150
 	rng := rand.New(rand.NewPCG(7, 8))
 	tried := 0

@@ -26,35 +26,27 @@ import (
 // DefaultSearchShare is the percentage of the time budget the exhaustive
 // search gets when planners follow it. The search's solutions come in its
 // first seconds, and the relocation planner settles most of those levels
-// within a second too, while fess keeps gaining with time. At 60 s per
-// level, 10 % against 20 % left XSokoban's 77 solved levels the same but
-// took 964 s for them instead of 1,365 s, none after 43 s (8 after 35 s
-// with 20 %); at 10 s per level Microban I and SokEvo stayed solved in
-// full, the planners taking the few levels the search needed a second
-// more for.
+// quickly too, while fess keeps gaining with time; so a small share loses
+// the search little and leaves the planners the most. The measurements
+// behind it are in docs/benchmarks.md.
 const DefaultSearchShare = 10
 
 // DefaultPushesSearchShare is DefaultSearchShare under ObjectivePushes,
 // where only the exhaustive search can give what was asked for (a
 // planner's solution is never proved optimal), so the planners get what
-// is left. At 60 s per level with the fall-back on, Microban I proved 152
-// optimal with 10 % and 154 with 80 %, solving all 155 both ways (93 is
-// proved at 36 s); SokEvo proved all 107 both ways. XSokoban paid for
-// its 13 proofs (9 at 10 %) with 72 solved levels against 78: the
-// planners solve the six at 10 % but not in the 12 s 80 % leaves them.
+// is left. That trades solutions the planners would find with more time
+// for proofs of optimality (docs/benchmarks.md); --search-share 10 trades
+// them back.
 const DefaultPushesSearchShare = 80
 
 // DefaultPlannerShare is the percentage of the time left that a planner
 // gets when more planners follow it. Planners that solve a level mostly
 // solve it early (the relocation planner settles most of what it settles
-// within a few seconds), so a short first slice costs the next planner
-// little. 20 % of what the search leaves gives relocation 10.8 s of a
-// 60 s budget and fess 43 s. At 30 % (16 s) relocation settled all but one
-// of its XSokoban levels within 8.1 s (22 took 11.8 s) and missed level
-// 90, which it solves with a smaller budget: its gaps' shares grow with
-// the budget, and with larger ones its aim search had passed the position
-// that closes 90 by the time the gaps got to it. At 15 % it lost
-// Sasquatch I 44, which it solves about 7 s in.
+// early), so a short first slice costs the next planner little. A larger
+// slice does not help relocation: its gaps' shares grow with the budget,
+// and with larger ones its aim search can pass the position that closes a
+// level before the gaps get to it; a smaller one cuts it off before levels
+// it settles a little later (docs/benchmarks.md).
 const DefaultPlannerShare = 20
 
 // defaultShare is the search share a solve with objective o gets when its

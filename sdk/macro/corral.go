@@ -33,19 +33,19 @@ import (
 // push squares the player cannot reach, with a different way out.
 
 // corralLimit bounds the positions of one quick corral search, sharpLimit
-// those of a sharp one, corralBoxes the boxes either keeps. Sharp searches
-// that reached their bound were most of the test's time at a bound of 600;
-// at 100 they still find 90 % of its deadlocks (XSokoban 28).
+// those of a sharp one, corralBoxes the boxes either keeps. A sharp search
+// that reaches its bound is where the test spends its time, and one that
+// finds a deadlock mostly does so early, so its bound is the smaller.
 const (
 	corralLimit = 600
 	sharpLimit  = 100
 	goalLimit   = 200
 	corralBoxes = 10
 	corralSlots = 4096 // power of two, well above twice corralLimit
-	// corralCacheBits sizes the table of fence searches already run: at
-	// 2^18 entries (2 MiB) it runs 35 % fewer searches than at 2^14, with
-	// the sharp and quick verdicts both in it (fess on XSokoban 28, 50,000
-	// expansions: 10,959 searches against 16,895, for 333,334 lookups).
+	// corralCacheBits sizes the table of fence searches already run, the
+	// sharp and quick verdicts both in it: a planner meets the same fence
+	// in many positions, and 2^18 entries (2 MiB) keep enough of them to
+	// spare most repeated searches for little memory.
 	corralCacheBits = 18
 )
 
@@ -134,10 +134,10 @@ func (g *Gen) CorralDeadlock(pos *Pos) bool {
 // does: the goal is empty, so every solution has the player on one of its
 // push squares first, and the kept boxes' pushes up to then are a path of
 // the search. It sees goal rooms packed in the wrong order when the boxes
-// that shut the last goals off are not frozen (XSokoban 31: an empty goal
-// with one push square under a packed box and the other behind three
-// boxes on goals, none of them frozen, each of which can move only into a
-// square that keeps the player out). It uses the region labels
+// that shut the last goals off are not frozen (an empty goal with one push
+// square under a packed box and the other behind boxes on goals, none of
+// them frozen, each of which can move only into a square that keeps the
+// player out). It uses the region labels
 // CorralDeadlock made.
 func (g *Gen) goalShut(pos *Pos) bool {
 	b := g.b
@@ -162,8 +162,8 @@ func (g *Gen) goalShut(pos *Pos) bool {
 			// Only a goal boxed in on every side a box can come from is
 			// examined: a goal room packed in the wrong order shuts its
 			// last goals in that way, and the searches for the goals of
-			// a room that is merely out of the player's reach were most
-			// of the cost (fess on XSokoban 85 five times slower).
+			// a room that is merely out of the player's reach would cost
+			// far more than the deadlocks they find.
 			if pos.BoxAt[n] < 0 || pos.BoxAt[p] < 0 && r.label[p] == pl {
 				skip = true
 				break
@@ -277,8 +277,8 @@ func (g *Gen) fenceRegion(pos *Pos, s uint16, gen uint32) (goalInside, ok bool) 
 // extendFence adds to the fence the boxes next to it, while there is
 // room: a box that holds a fence box in place is the one whose absence
 // most often lets the search open the corral by a push no real position
-// allows (XSokoban 28: the box beside a fence box was the only thing that
-// kept it from being pushed aside).
+// allows (a box beside a fence box may be all that keeps it from being
+// pushed aside).
 func (g *Gen) extendFence(pos *Pos) {
 	c := g.corral
 	for i, n0 := 0, len(c.fence); i < n0; i++ {

@@ -10,22 +10,23 @@ import (
 // A box frozen on its goal (blocked on both axes by walls, dead squares or
 // other frozen boxes) never moves again in any solution, so from then on
 // it is part of the wall. Filling a goal room in the wrong order freezes
-// boxes that cut the way to the goals still empty: on XSokoban 31 and 41
-// the macro planners reached every goal but one, with the last box unable
-// to get there past the ones packed before it, and searched on below that
-// position for the rest of their budget. The plain bipartite test cannot
+// boxes that cut the way to the goals still empty: a macro planner can
+// reach every goal but one, with the last box unable to get there past the
+// ones packed before it, and search on below that position for the rest of
+// its budget. The plain bipartite test cannot
 // see it: on the board without the packed boxes the last box still gets
 // through.
 //
 // The test builds the level with the frozen boxes as walls, analyses it
 // (lone-box push distances by player side), and matches the other boxes to
 // the goals left there. Boards are cached by the set of frozen boxes; a
-// miss costs one board.Analyze, about a millisecond on an XSokoban level,
-// and the set changes only when a box freezes on a goal.
+// miss costs one board.Analyze, far more than a lookup, but the set
+// changes only when a box freezes on a goal.
 
 // walledCacheBytes bounds the memory of the boards kept (board.Board's
-// estimate). An XSokoban level's walled board takes about 26 KiB, and
-// 50,000 fess expansions there meet 40 to 500 frozen sets.
+// estimate): a plan meets few distinct frozen sets, so on an ordinary
+// level the bound keeps every board it builds, and on a huge board the
+// cache still cannot grow without limit.
 const walledCacheBytes = 32 << 20
 
 // walledBoard is the level with one set of frozen boxes as walls.

@@ -71,8 +71,8 @@ func (Planner) Plan(ctx context.Context, req *sdk.PlanRequest, host sdk.Host, pr
 	reasons := []string{plan.String()}
 	// The goal areas' fill order (see dead) can cut every way on: a try
 	// that runs out of positions after the fill order cut some runs again
-	// without it. Microban I 153 needs that: fess runs out after 33
-	// expansions with the check and solves it in under a second without.
+	// without it: on some levels the fill order cuts every way at once,
+	// and the search without it solves them quickly.
 	fillOrder := true
 	for k := 0; k < len(tries); k++ {
 		t := tries[k]
@@ -121,14 +121,9 @@ func (Planner) Plan(ctx context.Context, req *sdk.PlanRequest, host sdk.Host, pr
 // budget the ones before left. They differ in whether first picks hold
 // children back (see expand), which changes what the advisors see: a
 // held-back child is known, so no other position's advisor proposes it.
-// Neither wins everywhere. Alone at 38 s, fess's share of a 60 s
-// fall-back when relocation had 30 % of it (43 s now), on the 44 XSokoban
-// levels fess does not solve at once, each solved 26: holding missed 52
-// (14 s without), not holding missed 16 (13 s with), and each was more
-// than twice as fast as the other on several more. The two in turn solved
-// those 26 and 52 (at 33 s) in one run; in a run on a slower host 52 was
-// left unsolved and 16 took 18 s of the first try's 19. Both levels sit
-// near the edge of the budget.
+// Neither wins everywhere: each solves levels the other misses and is
+// much faster than the other on others, so the plan runs both in turn,
+// the first with half the budget.
 var tries = [...]struct {
 	hold  bool
 	share float64
@@ -171,9 +166,8 @@ const (
 // cell is one feature-space cell: the positions projected onto it that
 // still have children to add, least weight first, in two orders for ties
 // that the cell's turns alternate between: newest first, which dives, and
-// nearest the goals first, which focuses. Neither wins on every level
-// (the first twelve XSokoban levels split between them); alternating
-// costs at most about twice the better one. An entry is stale once its
+// nearest the goals first, which focuses. Neither wins on every level;
+// alternating costs at most about twice the better one. An entry is stale once its
 // position has moved on to the next phase through the other order.
 type cell struct {
 	open [2]macro.Heap
@@ -387,8 +381,8 @@ func (s *search) pop(c *cell) int32 {
 // The first pick generates the moves once and stores every new child:
 // the advised ones queued at the position's weight, the others at one
 // more but held back (phaseDeferred) until the second pick queues them,
-// which needs no generation and no deadlock test. Generating the moves
-// again at the second pick was a third of the work. A held-back position
+// which needs no generation and no deadlock test: generating the moves
+// again at the second pick is a large part of the work. A held-back position
 // counts as known: another position's advisors do not propose it. Held-back
 // children fill the store several times faster than picks need, so once
 // it is half full first picks hold nothing back and second picks generate
@@ -506,8 +500,9 @@ func (s *search) expand(run *macro.Run, id int32) (int32, string) {
 // dead runs the deadlock tests on s.pos: the matching, the goal areas'
 // fill order, and the corral test. The fill order is a guide, not a proof
 // (a box on a goal may have to move again), so it may cut a solution;
-// fess never claims a level unsolvable. With it fess solves XSokoban 18,
-// which it did not in 120 s without.
+// fess never claims a level unsolvable. It is kept because it cuts the
+// wrong fill orders of goal rooms that fess otherwise searches for its
+// whole budget.
 func (s *search) dead() bool {
 	if !s.gen.Matchable(s.pos) {
 		return true

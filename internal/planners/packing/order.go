@@ -21,9 +21,9 @@ type Step struct {
 type Plan struct {
 	// Steps are the steps in order. The first Unordered steps fill goals
 	// the reverse search could not empty; their order is arbitrary (the
-	// board's), yet Advance holds the search to it. Counting them in any
-	// order instead lost Sasquatch I 31 (the fall-back solves it at 27 s
-	// counting this order, not in 60 s counting any) and solved nothing new.
+	// board's), yet Advance holds the search to it: counting them in any
+	// order widens the search's progress measure until it no longer leads
+	// anywhere, and solved no level this order misses.
 	Steps     []Step
 	Unordered int
 	// Parkings counts the steps that park a box on a square that is not
@@ -68,16 +68,15 @@ const outDepth = 3
 // search is stuck.
 const maxParkTries = 12
 
-// parkDepth is the most parkings chained to let one box leave. Chains of
-// two and three order 84 more plans of the XSokoban, Microban and
-// Sasquatch collections, 71 of them in full (XSokoban 18 needs three);
-// the levels a fourth would help were not seen.
+// parkDepth is the most parkings chained to let one box leave: chains of
+// two and three order many plans a single parking cannot, and no level
+// was seen that a fourth would help.
 const parkDepth = 3
 
 // maxParkEvals bounds the pull searches (a box's parking squares, or its
-// way out) that one stuck reverse search may spend on chains. A search
-// that finds none, on Sasquatch VII 35 say, spends about 0.3 s at this
-// bound; its cost goes up with the boxes left times the squares.
+// way out) that one stuck reverse search may spend on chains, so that a
+// search that finds none gives up in a small part of a plan's time; its
+// cost goes up with the boxes left times the squares.
 const maxParkEvals = 50000
 
 // parking is one parking of a chain: remaining[i] goes to square p.
@@ -403,8 +402,8 @@ func (r *reverse) pulls(q uint16, visit func(sq uint16, dist int32) bool) {
 // goal area, or board.Inf when no chain of pulls takes it on to a square
 // a box starts on. Going by the distance alone would let a box leave into
 // a sink: a dead end far enough from the goals that no box can ever come
-// from there (XSokoban 12's corridor below its goal room, say, which the
-// player reaches only through the room), and a plan that empties the goal
+// from there (a corridor below a goal room, say, which the player reaches
+// only through the room), and a plan that empties the goal
 // area that way cannot be packed forwards.
 func (r *reverse) outDistance(q uint16) int {
 	best, reached := int(board.Inf), false

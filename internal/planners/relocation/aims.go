@@ -228,7 +228,7 @@ func (s *aimSearch) nextMacro() int32 {
 // forward path to it could be undone by a pull. The aim's estimate does
 // not see the player, so these nodes (the player shut in a pocket by the
 // boxes it pulled) are often the closest ones, and a gap to them is time
-// lost; on Sasquatch I 19 most of the twenty closest are.
+// lost.
 func (s *aimSearch) stranded(id int32) bool {
 	if s.gpos == nil {
 		s.gpos = macro.NewPos(s.r.b)
@@ -277,9 +277,9 @@ func (s *static) perSquare(sd []uint16) []uint16 {
 // estimates returns estimate's value for every node of store, -2 for the
 // nodes not reached before expired said stop. It walks the store's trees
 // depth first, so that a node costs one row change of its parent's
-// matching, as child does, instead of a matching from scratch: seeding
-// the aims node by node took two thirds of a plan's time on XSokoban 90
-// (25 boxes, 340,000 forward positions). pos is scratch space.
+// matching, as child does, instead of a matching from scratch: on a large
+// forward store, a matching per node would take most of a plan's time.
+// pos is scratch space.
 func (a *aim) estimates(store *macro.Store, pos *macro.Pos, expired func() bool) []int32 {
 	n := store.Len()
 	est := make([]int32, n)

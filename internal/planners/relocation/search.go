@@ -30,8 +30,8 @@ const (
 	escalateAfter = 6
 	// maxFirstGap caps a sub-search's first time: a longer budget would
 	// otherwise stretch every early sub-search, and fewer of them would
-	// fit before the aims (XSokoban 90 was solved with a 16 s budget and
-	// not with 59 s).
+	// fit before the aims, and a plan could solve a level with a small
+	// budget and miss it with a large one.
 	maxFirstGap = 450 * time.Millisecond
 	// minGapTime is the least time a sub-search gets.
 	minGapTime = 30 * time.Millisecond

@@ -58,7 +58,7 @@ func TestPlannerBench(t *testing.T) {
 			t.Fatalf("SOKOD_BENCH_MEMORY: %v", err)
 		}
 	}
-	only, err := parseOnly(os.Getenv("SOKOD_BENCH_ONLY"), len(c.Levels))
+	only, err := plannertest.Only(os.Getenv("SOKOD_BENCH_ONLY"), len(c.Levels))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,29 +109,4 @@ func envOr(k, def string) string {
 		return v
 	}
 	return def
-}
-
-// parseOnly reads "1,5,7-9" into a set of level numbers; "" means all.
-func parseOnly(s string, n int) (map[int]bool, error) {
-	if s == "" {
-		return nil, nil
-	}
-	set := map[int]bool{}
-	for _, part := range strings.Split(s, ",") {
-		lo, hi, isRange := strings.Cut(part, "-")
-		a, err := strconv.Atoi(lo)
-		if err != nil {
-			return nil, fmt.Errorf("SOKOD_BENCH_ONLY: %w", err)
-		}
-		b := a
-		if isRange {
-			if b, err = strconv.Atoi(hi); err != nil {
-				return nil, fmt.Errorf("SOKOD_BENCH_ONLY: %w", err)
-			}
-		}
-		for i := a; i <= b && i <= n; i++ {
-			set[i] = true
-		}
-	}
-	return set, nil
 }

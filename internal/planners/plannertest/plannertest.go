@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -123,4 +125,30 @@ func dir(t testing.TB) string {
 			t.Fatalf("no go.mod above %s", wd)
 		}
 	}
+}
+
+// Only reads a list of level numbers and ranges ("1,5,7-9") into a set,
+// numbers past n left out; "" means all, and gives nil.
+func Only(s string, n int) (map[int]bool, error) {
+	if s == "" {
+		return nil, nil
+	}
+	set := map[int]bool{}
+	for _, part := range strings.Split(s, ",") {
+		lo, hi, isRange := strings.Cut(part, "-")
+		a, err := strconv.Atoi(lo)
+		if err != nil {
+			return nil, fmt.Errorf("level list %q: %w", s, err)
+		}
+		b := a
+		if isRange {
+			if b, err = strconv.Atoi(hi); err != nil {
+				return nil, fmt.Errorf("level list %q: %w", s, err)
+			}
+		}
+		for i := a; i <= b && i <= n; i++ {
+			set[i] = true
+		}
+	}
+	return set, nil
 }

@@ -348,10 +348,11 @@ func TestSuiteCatchesBadPlugins(t *testing.T) {
 }
 
 // BenchmarkBatchPath measures positions per second through matching-batch,
-// the built-in matching bound in Estimate calls, at batch sizes 1, 64 and
-// 1024, against the same bound evaluated in process (engine.Evaluator) on
-// the same positions: every box of a Microban-sized level moved to every
-// free square in turn.
+// the built-in matching bound in Estimate calls, and through pylinear, the
+// Python model scored with numpy, at batch sizes 1, 64 and 1024, against
+// the matching bound evaluated in process (engine.Evaluator) on the same
+// positions: every box of a Microban-sized level moved to every free
+// square in turn.
 func BenchmarkBatchPath(b *testing.B) {
 	l, err := sokoban.Parse(plugintest.Levels()[len(plugintest.Levels())-1])
 	if err != nil {
@@ -372,21 +373,30 @@ func BenchmarkBatchPath(b *testing.B) {
 			positions = append(positions, append([]uint16{bd.StartPlayer}, boxes...))
 		}
 	}
-	host := supervisor.New(supervisor.Options{Dirs: []string{binDir}, StartTimeout: 30 * time.Second})
-	b.Cleanup(host.Close)
 	ctx := context.Background()
-	p := host.Lookup("matching-batch")
-	if p == nil {
-		b.Fatal("no matching-batch plugin")
+	prepare := func(dir, name string) sdk.Estimator {
+		host := supervisor.New(supervisor.Options{Dirs: []string{dir}, StartTimeout: 30 * time.Second})
+		b.Cleanup(host.Close)
+		p := host.Lookup(name)
+		if p == nil {
+			b.Fatalf("no %s plugin in %s", name, dir)
+		}
+		if err := p.Start(ctx); err != nil {
+			b.Fatal(err)
+		}
+		prep, err := p.Heuristic().Prepare(ctx, sdk.LevelFromBoard(bd))
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() { _ = prep.Estimator.Release(ctx) })
+		return prep.Estimator
 	}
-	if err := p.Start(ctx); err != nil {
-		b.Fatal(err)
+	plugins := map[string]sdk.Estimator{"go": prepare(binDir, "matching-batch")}
+	if exec.Command("/usr/bin/python3", "-c", "import grpc, google.protobuf, numpy").Run() == nil {
+		plugins["python"] = prepare(pylinearDir, "pylinear")
+	} else {
+		b.Log("no python3 with grpcio, protobuf and numpy: the Python plugin is left out")
 	}
-	prep, err := p.Heuristic().Prepare(ctx, sdk.LevelFromBoard(bd))
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer prep.Estimator.Release(ctx)
 	h, err := heuristics.Lookup("matching")
 	if err != nil {
 		b.Fatal(err)
@@ -410,20 +420,26 @@ func BenchmarkBatchPath(b *testing.B) {
 		}
 		b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "states/s")
 	})
-	for _, n := range []int{1, 64, 1024} {
-		b.Run(fmt.Sprintf("plugin/batch=%d", n), func(b *testing.B) {
-			states := sdk.NewStates(len(bd.StartBoxes), n)
-			for k := range n {
-				pos := positions[k%len(positions)]
-				states.Append(pos[0], pos[1:])
-			}
-			out := make([]uint32, n)
-			for b.Loop() {
-				if err := prep.Estimator.Estimate(ctx, states, out); err != nil {
-					b.Fatal(err)
+	for _, lang := range []string{"go", "python"} {
+		est := plugins[lang]
+		if est == nil {
+			continue
+		}
+		for _, n := range []int{1, 64, 1024} {
+			b.Run(fmt.Sprintf("%s/batch=%d", lang, n), func(b *testing.B) {
+				states := sdk.NewStates(len(bd.StartBoxes), n)
+				for k := range n {
+					pos := positions[k%len(positions)]
+					states.Append(pos[0], pos[1:])
 				}
-			}
-			b.ReportMetric(float64(b.N*n)/b.Elapsed().Seconds(), "states/s")
-		})
+				out := make([]uint32, n)
+				for b.Loop() {
+					if err := est.Estimate(ctx, states, out); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(b.N*n)/b.Elapsed().Seconds(), "states/s")
+			})
+		}
 	}
 }

@@ -54,10 +54,10 @@ func TestOrder(t *testing.T) {
 // TestOrderCorpus holds Order to levels of the corpus that need parking.
 // A failed parking try must leave the search as it found it, or the next
 // box's parking squares are sought from a player region that no longer
-// exists (on Sasquatch I 38 and 46 that left 14 and 4 goals unordered).
-// XSokoban 44 needs a chain of two parkings before a box can leave, and
-// XSokoban 18 one of three; with single parkings they left 6 and 3 goals
-// unordered. Needs SOKOD_LEVELS.
+// exists (on Sasquatch I 38 and 46 that left goals unordered). XSokoban
+// 44 needs a chain of two parkings before a box can leave, and XSokoban 18
+// one of three; single parkings leave goals of both unordered. Needs
+// SOKOD_LEVELS.
 func TestOrderCorpus(t *testing.T) {
 	tests := []struct {
 		file        string

@@ -279,6 +279,7 @@ func remoteOutput(res *sokodv1.Result, path string, level int, title string, obj
 		File: path, Level: level, Title: title, Status: statusName(res.Status), Reason: res.Reason,
 		Optimal: res.Optimal, FoundBy: res.FoundBy, Phase: string(phaseOf(res.FoundIn)),
 		Nodes: res.GetStats().GetNodes(), Stored: res.GetStats().GetStored(),
+		Batches: res.GetStats().GetBatches(), BatchWaitSeconds: res.GetStats().GetBatchWait().AsDuration().Seconds(),
 		Heuristic: res.Heuristic, Objective: obj.String(), Runs: []solver.Run{},
 	}
 	for _, r := range res.Runs {
@@ -346,7 +347,8 @@ func phaseOf(p sokodv1.Phase) solver.Phase {
 // eventOf is a daemon's progress as the local solve's progress line takes it.
 func eventOf(p *sokodv1.Progress) solver.Event {
 	return solver.Event{Phase: phaseOf(p.Phase), Component: p.Component, Nodes: p.Nodes, Stored: p.Stored, Depth: int(p.Depth),
-		LowerBound: int(p.LowerBound), Memory: p.MemoryBytes, BoxesOnGoals: int(p.BoxesOnGoals), Elapsed: p.GetElapsed().AsDuration()}
+		LowerBound: int(p.LowerBound), Memory: p.MemoryBytes, BoxesOnGoals: int(p.BoxesOnGoals), Elapsed: p.GetElapsed().AsDuration(),
+		Batches: p.Batches, BatchWait: p.GetBatchWait().AsDuration()}
 }
 
 // statusOutput is the "sokod status --json" document.

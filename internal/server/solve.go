@@ -405,6 +405,9 @@ func progressProto(e solver.Event) *sokodv1.Progress {
 		Depth: int32(e.Depth), LowerBound: int32(e.LowerBound), Elapsed: durationpb.New(e.Elapsed), MemoryBytes: e.Memory,
 		BoxesOnGoals: int32(e.BoxesOnGoals), Generated: e.Generated,
 	}
+	if e.Batches > 0 {
+		p.Batches, p.BatchWait = e.Batches, durationpb.New(e.BatchWait)
+	}
 	if e.Position != nil {
 		p.Position = &sokodv1.Position{Player: squareProto(e.Position.Player)}
 		for _, b := range e.Position.Boxes {
@@ -433,6 +436,9 @@ func resultProto(r *solver.Result) *sokodv1.Result {
 			InitialLowerBound: int32(r.Search.InitialLB), MemoryReservedBytes: r.Search.MemoryReserved,
 			MemoryUsedBytes: r.Search.MemoryUsed, Elapsed: durationpb.New(r.Search.Elapsed),
 		},
+	}
+	if r.Search.Batches > 0 {
+		res.Stats.Batches, res.Stats.BatchWait = r.Search.Batches, durationpb.New(r.Search.BatchWait)
 	}
 	switch r.Status {
 	case engine.Solved:

@@ -1126,7 +1126,12 @@ type Progress struct {
 	// position, at most every quarter second.
 	Position *Position `protobuf:"bytes,11,opt,name=position,proto3" json:"position,omitempty"`
 	// generated is the pushes the search has tried, its children generated.
-	Generated     int64 `protobuf:"varint,12,opt,name=generated,proto3" json:"generated,omitempty"`
+	Generated int64 `protobuf:"varint,12,opt,name=generated,proto3" json:"generated,omitempty"`
+	// batches counts the search's calls to components that answer in batches
+	// (a plugin's Estimate or Check), batch_wait the time spent waiting for
+	// them; 0 without such components.
+	Batches       int64                `protobuf:"varint,13,opt,name=batches,proto3" json:"batches,omitempty"`
+	BatchWait     *durationpb.Duration `protobuf:"bytes,14,opt,name=batch_wait,json=batchWait,proto3" json:"batch_wait,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1243,6 +1248,20 @@ func (x *Progress) GetGenerated() int64 {
 		return x.Generated
 	}
 	return 0
+}
+
+func (x *Progress) GetBatches() int64 {
+	if x != nil {
+		return x.Batches
+	}
+	return 0
+}
+
+func (x *Progress) GetBatchWait() *durationpb.Duration {
+	if x != nil {
+		return x.BatchWait
+	}
+	return nil
 }
 
 // Result is how a job ended.
@@ -1551,7 +1570,11 @@ type SearchStats struct {
 	// memory_used_bytes is the part of them the search touched.
 	MemoryUsedBytes int64 `protobuf:"varint,7,opt,name=memory_used_bytes,json=memoryUsedBytes,proto3" json:"memory_used_bytes,omitempty"`
 	// elapsed is the search's time.
-	Elapsed       *durationpb.Duration `protobuf:"bytes,8,opt,name=elapsed,proto3" json:"elapsed,omitempty"`
+	Elapsed *durationpb.Duration `protobuf:"bytes,8,opt,name=elapsed,proto3" json:"elapsed,omitempty"`
+	// batches counts the calls to components that answer in batches,
+	// batch_wait the time the search spent waiting for them.
+	Batches       int64                `protobuf:"varint,9,opt,name=batches,proto3" json:"batches,omitempty"`
+	BatchWait     *durationpb.Duration `protobuf:"bytes,10,opt,name=batch_wait,json=batchWait,proto3" json:"batch_wait,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1638,6 +1661,20 @@ func (x *SearchStats) GetMemoryUsedBytes() int64 {
 func (x *SearchStats) GetElapsed() *durationpb.Duration {
 	if x != nil {
 		return x.Elapsed
+	}
+	return nil
+}
+
+func (x *SearchStats) GetBatches() int64 {
+	if x != nil {
+		return x.Batches
+	}
+	return 0
+}
+
+func (x *SearchStats) GetBatchWait() *durationpb.Duration {
+	if x != nil {
+		return x.BatchWait
 	}
 	return nil
 }
@@ -3722,7 +3759,7 @@ const file_sokod_v1_solver_proto_rawDesc = "" +
 	"\x06queued\x18\x01 \x01(\v2\x19.google.protobuf.DurationR\x06queued\"H\n" +
 	"\bAccepted\x12\x15\n" +
 	"\x06job_id\x18\x01 \x01(\tR\x05jobId\x12%\n" +
-	"\x0equeue_position\x18\x02 \x01(\x05R\rqueuePosition\"\xaa\x03\n" +
+	"\x0equeue_position\x18\x02 \x01(\x05R\rqueuePosition\"\xfe\x03\n" +
 	"\bProgress\x12%\n" +
 	"\x05phase\x18\x01 \x01(\x0e2\x0f.sokod.v1.PhaseR\x05phase\x12\x1c\n" +
 	"\tcomponent\x18\x02 \x01(\tR\tcomponent\x12\x14\n" +
@@ -3737,7 +3774,10 @@ const file_sokod_v1_solver_proto_rawDesc = "" +
 	"\x0eboxes_on_goals\x18\n" +
 	" \x01(\x05R\fboxesOnGoals\x12.\n" +
 	"\bposition\x18\v \x01(\v2\x12.sokod.v1.PositionR\bposition\x12\x1c\n" +
-	"\tgenerated\x18\f \x01(\x03R\tgenerated\"\xf5\x04\n" +
+	"\tgenerated\x18\f \x01(\x03R\tgenerated\x12\x18\n" +
+	"\abatches\x18\r \x01(\x03R\abatches\x128\n" +
+	"\n" +
+	"batch_wait\x18\x0e \x01(\v2\x19.google.protobuf.DurationR\tbatchWait\"\xf5\x04\n" +
 	"\x06Result\x12\x15\n" +
 	"\x06job_id\x18\x01 \x01(\tR\x05jobId\x12(\n" +
 	"\x06status\x18\x02 \x01(\x0e2\x10.sokod.v1.StatusR\x06status\x12\x16\n" +
@@ -3765,7 +3805,7 @@ const file_sokod_v1_solver_proto_rawDesc = "" +
 	"boxChanges\x12)\n" +
 	"\x10pushing_sessions\x18\x05 \x01(\x05R\x0fpushingSessions\x12!\n" +
 	"\fplayer_lines\x18\x06 \x01(\x05R\vplayerLines\x12\x16\n" +
-	"\x06solved\x18\a \x01(\bR\x06solved\"\xbb\x02\n" +
+	"\x06solved\x18\a \x01(\bR\x06solved\"\x8f\x03\n" +
 	"\vSearchStats\x12\x14\n" +
 	"\x05nodes\x18\x01 \x01(\x03R\x05nodes\x12\x1c\n" +
 	"\tgenerated\x18\x02 \x01(\x03R\tgenerated\x12\x16\n" +
@@ -3774,7 +3814,11 @@ const file_sokod_v1_solver_proto_rawDesc = "" +
 	"\x13initial_lower_bound\x18\x05 \x01(\x05R\x11initialLowerBound\x122\n" +
 	"\x15memory_reserved_bytes\x18\x06 \x01(\x03R\x13memoryReservedBytes\x12*\n" +
 	"\x11memory_used_bytes\x18\a \x01(\x03R\x0fmemoryUsedBytes\x123\n" +
-	"\aelapsed\x18\b \x01(\v2\x19.google.protobuf.DurationR\aelapsed\"\xa7\x02\n" +
+	"\aelapsed\x18\b \x01(\v2\x19.google.protobuf.DurationR\aelapsed\x12\x18\n" +
+	"\abatches\x18\t \x01(\x03R\abatches\x128\n" +
+	"\n" +
+	"batch_wait\x18\n" +
+	" \x01(\v2\x19.google.protobuf.DurationR\tbatchWait\"\xa7\x02\n" +
 	"\fComponentRun\x12%\n" +
 	"\x05phase\x18\x01 \x01(\x0e2\x0f.sokod.v1.PhaseR\x05phase\x12\x1c\n" +
 	"\tcomponent\x18\x02 \x01(\tR\tcomponent\x12+\n" +
@@ -4084,77 +4128,79 @@ var file_sokod_v1_solver_proto_depIdxs = []int32{
 	1,  // 8: sokod.v1.Progress.phase:type_name -> sokod.v1.Phase
 	46, // 9: sokod.v1.Progress.elapsed:type_name -> google.protobuf.Duration
 	27, // 10: sokod.v1.Progress.position:type_name -> sokod.v1.Position
-	3,  // 11: sokod.v1.Result.status:type_name -> sokod.v1.Status
-	16, // 12: sokod.v1.Result.metrics:type_name -> sokod.v1.Metrics
-	1,  // 13: sokod.v1.Result.found_in:type_name -> sokod.v1.Phase
-	0,  // 14: sokod.v1.Result.objective:type_name -> sokod.v1.Objective
-	17, // 15: sokod.v1.Result.stats:type_name -> sokod.v1.SearchStats
-	18, // 16: sokod.v1.Result.runs:type_name -> sokod.v1.ComponentRun
-	46, // 17: sokod.v1.Result.elapsed:type_name -> google.protobuf.Duration
-	19, // 18: sokod.v1.Result.level_error:type_name -> sokod.v1.LevelError
-	2,  // 19: sokod.v1.Result.give_up_reason:type_name -> sokod.v1.GiveUpReason
-	46, // 20: sokod.v1.SearchStats.elapsed:type_name -> google.protobuf.Duration
-	1,  // 21: sokod.v1.ComponentRun.phase:type_name -> sokod.v1.Phase
-	4,  // 22: sokod.v1.ComponentRun.status:type_name -> sokod.v1.RunStatus
-	2,  // 23: sokod.v1.ComponentRun.give_up_reason:type_name -> sokod.v1.GiveUpReason
-	46, // 24: sokod.v1.ComponentRun.elapsed:type_name -> google.protobuf.Duration
-	5,  // 25: sokod.v1.LevelError.kind:type_name -> sokod.v1.LevelErrorKind
-	16, // 26: sokod.v1.VerifyResponse.metrics:type_name -> sokod.v1.Metrics
-	24, // 27: sokod.v1.VerifyResponse.step_error:type_name -> sokod.v1.StepError
-	19, // 28: sokod.v1.VerifyResponse.level_error:type_name -> sokod.v1.LevelError
-	25, // 29: sokod.v1.VerifyResponse.solution_error:type_name -> sokod.v1.SolutionError
-	6,  // 30: sokod.v1.StepError.kind:type_name -> sokod.v1.StepErrorKind
-	26, // 31: sokod.v1.Position.boxes:type_name -> sokod.v1.Square
-	26, // 32: sokod.v1.Position.player:type_name -> sokod.v1.Square
-	27, // 33: sokod.v1.AnalyzeRequest.position:type_name -> sokod.v1.Position
-	26, // 34: sokod.v1.Tunnel.squares:type_name -> sokod.v1.Square
-	26, // 35: sokod.v1.GoalRoom.squares:type_name -> sokod.v1.Square
-	26, // 36: sokod.v1.GoalRoom.goals:type_name -> sokod.v1.Square
-	26, // 37: sokod.v1.GoalRoom.entrances:type_name -> sokod.v1.Square
-	7,  // 38: sokod.v1.Deadlock.kind:type_name -> sokod.v1.DeadlockKind
-	26, // 39: sokod.v1.Deadlock.boxes:type_name -> sokod.v1.Square
-	19, // 40: sokod.v1.AnalyzeResponse.level_error:type_name -> sokod.v1.LevelError
-	26, // 41: sokod.v1.AnalyzeResponse.dead_squares:type_name -> sokod.v1.Square
-	29, // 42: sokod.v1.AnalyzeResponse.tunnels:type_name -> sokod.v1.Tunnel
-	26, // 43: sokod.v1.AnalyzeResponse.gate_squares:type_name -> sokod.v1.Square
-	30, // 44: sokod.v1.AnalyzeResponse.goal_rooms:type_name -> sokod.v1.GoalRoom
-	31, // 45: sokod.v1.AnalyzeResponse.deadlock:type_name -> sokod.v1.Deadlock
-	35, // 46: sokod.v1.ListComponentsResponse.components:type_name -> sokod.v1.Component
-	8,  // 47: sokod.v1.Job.state:type_name -> sokod.v1.JobState
-	0,  // 48: sokod.v1.Job.objective:type_name -> sokod.v1.Objective
-	47, // 49: sokod.v1.Job.submitted:type_name -> google.protobuf.Timestamp
-	47, // 50: sokod.v1.Job.started:type_name -> google.protobuf.Timestamp
-	14, // 51: sokod.v1.Job.progress:type_name -> sokod.v1.Progress
-	37, // 52: sokod.v1.ListJobsResponse.jobs:type_name -> sokod.v1.Job
-	47, // 53: sokod.v1.GetServerInfoResponse.started:type_name -> google.protobuf.Timestamp
-	35, // 54: sokod.v1.GetServerInfoResponse.components:type_name -> sokod.v1.Component
-	42, // 55: sokod.v1.GetServerInfoResponse.limits:type_name -> sokod.v1.ServerLimits
-	46, // 56: sokod.v1.ServerLimits.time_limit:type_name -> google.protobuf.Duration
-	45, // 57: sokod.v1.ParseLevelsResponse.levels:type_name -> sokod.v1.LevelSummary
-	19, // 58: sokod.v1.ParseLevelsResponse.level_error:type_name -> sokod.v1.LevelError
-	9,  // 59: sokod.v1.SolverService.Solve:input_type -> sokod.v1.SolveRequest
-	20, // 60: sokod.v1.SolverService.Cancel:input_type -> sokod.v1.CancelRequest
-	22, // 61: sokod.v1.SolverService.Verify:input_type -> sokod.v1.VerifyRequest
-	28, // 62: sokod.v1.SolverService.Analyze:input_type -> sokod.v1.AnalyzeRequest
-	33, // 63: sokod.v1.SolverService.ListComponents:input_type -> sokod.v1.ListComponentsRequest
-	36, // 64: sokod.v1.SolverService.ListJobs:input_type -> sokod.v1.ListJobsRequest
-	39, // 65: sokod.v1.SolverService.Watch:input_type -> sokod.v1.WatchRequest
-	40, // 66: sokod.v1.SolverService.GetServerInfo:input_type -> sokod.v1.GetServerInfoRequest
-	43, // 67: sokod.v1.SolverService.ParseLevels:input_type -> sokod.v1.ParseLevelsRequest
-	11, // 68: sokod.v1.SolverService.Solve:output_type -> sokod.v1.SolveResponse
-	21, // 69: sokod.v1.SolverService.Cancel:output_type -> sokod.v1.CancelResponse
-	23, // 70: sokod.v1.SolverService.Verify:output_type -> sokod.v1.VerifyResponse
-	32, // 71: sokod.v1.SolverService.Analyze:output_type -> sokod.v1.AnalyzeResponse
-	34, // 72: sokod.v1.SolverService.ListComponents:output_type -> sokod.v1.ListComponentsResponse
-	38, // 73: sokod.v1.SolverService.ListJobs:output_type -> sokod.v1.ListJobsResponse
-	11, // 74: sokod.v1.SolverService.Watch:output_type -> sokod.v1.SolveResponse
-	41, // 75: sokod.v1.SolverService.GetServerInfo:output_type -> sokod.v1.GetServerInfoResponse
-	44, // 76: sokod.v1.SolverService.ParseLevels:output_type -> sokod.v1.ParseLevelsResponse
-	68, // [68:77] is the sub-list for method output_type
-	59, // [59:68] is the sub-list for method input_type
-	59, // [59:59] is the sub-list for extension type_name
-	59, // [59:59] is the sub-list for extension extendee
-	0,  // [0:59] is the sub-list for field type_name
+	46, // 11: sokod.v1.Progress.batch_wait:type_name -> google.protobuf.Duration
+	3,  // 12: sokod.v1.Result.status:type_name -> sokod.v1.Status
+	16, // 13: sokod.v1.Result.metrics:type_name -> sokod.v1.Metrics
+	1,  // 14: sokod.v1.Result.found_in:type_name -> sokod.v1.Phase
+	0,  // 15: sokod.v1.Result.objective:type_name -> sokod.v1.Objective
+	17, // 16: sokod.v1.Result.stats:type_name -> sokod.v1.SearchStats
+	18, // 17: sokod.v1.Result.runs:type_name -> sokod.v1.ComponentRun
+	46, // 18: sokod.v1.Result.elapsed:type_name -> google.protobuf.Duration
+	19, // 19: sokod.v1.Result.level_error:type_name -> sokod.v1.LevelError
+	2,  // 20: sokod.v1.Result.give_up_reason:type_name -> sokod.v1.GiveUpReason
+	46, // 21: sokod.v1.SearchStats.elapsed:type_name -> google.protobuf.Duration
+	46, // 22: sokod.v1.SearchStats.batch_wait:type_name -> google.protobuf.Duration
+	1,  // 23: sokod.v1.ComponentRun.phase:type_name -> sokod.v1.Phase
+	4,  // 24: sokod.v1.ComponentRun.status:type_name -> sokod.v1.RunStatus
+	2,  // 25: sokod.v1.ComponentRun.give_up_reason:type_name -> sokod.v1.GiveUpReason
+	46, // 26: sokod.v1.ComponentRun.elapsed:type_name -> google.protobuf.Duration
+	5,  // 27: sokod.v1.LevelError.kind:type_name -> sokod.v1.LevelErrorKind
+	16, // 28: sokod.v1.VerifyResponse.metrics:type_name -> sokod.v1.Metrics
+	24, // 29: sokod.v1.VerifyResponse.step_error:type_name -> sokod.v1.StepError
+	19, // 30: sokod.v1.VerifyResponse.level_error:type_name -> sokod.v1.LevelError
+	25, // 31: sokod.v1.VerifyResponse.solution_error:type_name -> sokod.v1.SolutionError
+	6,  // 32: sokod.v1.StepError.kind:type_name -> sokod.v1.StepErrorKind
+	26, // 33: sokod.v1.Position.boxes:type_name -> sokod.v1.Square
+	26, // 34: sokod.v1.Position.player:type_name -> sokod.v1.Square
+	27, // 35: sokod.v1.AnalyzeRequest.position:type_name -> sokod.v1.Position
+	26, // 36: sokod.v1.Tunnel.squares:type_name -> sokod.v1.Square
+	26, // 37: sokod.v1.GoalRoom.squares:type_name -> sokod.v1.Square
+	26, // 38: sokod.v1.GoalRoom.goals:type_name -> sokod.v1.Square
+	26, // 39: sokod.v1.GoalRoom.entrances:type_name -> sokod.v1.Square
+	7,  // 40: sokod.v1.Deadlock.kind:type_name -> sokod.v1.DeadlockKind
+	26, // 41: sokod.v1.Deadlock.boxes:type_name -> sokod.v1.Square
+	19, // 42: sokod.v1.AnalyzeResponse.level_error:type_name -> sokod.v1.LevelError
+	26, // 43: sokod.v1.AnalyzeResponse.dead_squares:type_name -> sokod.v1.Square
+	29, // 44: sokod.v1.AnalyzeResponse.tunnels:type_name -> sokod.v1.Tunnel
+	26, // 45: sokod.v1.AnalyzeResponse.gate_squares:type_name -> sokod.v1.Square
+	30, // 46: sokod.v1.AnalyzeResponse.goal_rooms:type_name -> sokod.v1.GoalRoom
+	31, // 47: sokod.v1.AnalyzeResponse.deadlock:type_name -> sokod.v1.Deadlock
+	35, // 48: sokod.v1.ListComponentsResponse.components:type_name -> sokod.v1.Component
+	8,  // 49: sokod.v1.Job.state:type_name -> sokod.v1.JobState
+	0,  // 50: sokod.v1.Job.objective:type_name -> sokod.v1.Objective
+	47, // 51: sokod.v1.Job.submitted:type_name -> google.protobuf.Timestamp
+	47, // 52: sokod.v1.Job.started:type_name -> google.protobuf.Timestamp
+	14, // 53: sokod.v1.Job.progress:type_name -> sokod.v1.Progress
+	37, // 54: sokod.v1.ListJobsResponse.jobs:type_name -> sokod.v1.Job
+	47, // 55: sokod.v1.GetServerInfoResponse.started:type_name -> google.protobuf.Timestamp
+	35, // 56: sokod.v1.GetServerInfoResponse.components:type_name -> sokod.v1.Component
+	42, // 57: sokod.v1.GetServerInfoResponse.limits:type_name -> sokod.v1.ServerLimits
+	46, // 58: sokod.v1.ServerLimits.time_limit:type_name -> google.protobuf.Duration
+	45, // 59: sokod.v1.ParseLevelsResponse.levels:type_name -> sokod.v1.LevelSummary
+	19, // 60: sokod.v1.ParseLevelsResponse.level_error:type_name -> sokod.v1.LevelError
+	9,  // 61: sokod.v1.SolverService.Solve:input_type -> sokod.v1.SolveRequest
+	20, // 62: sokod.v1.SolverService.Cancel:input_type -> sokod.v1.CancelRequest
+	22, // 63: sokod.v1.SolverService.Verify:input_type -> sokod.v1.VerifyRequest
+	28, // 64: sokod.v1.SolverService.Analyze:input_type -> sokod.v1.AnalyzeRequest
+	33, // 65: sokod.v1.SolverService.ListComponents:input_type -> sokod.v1.ListComponentsRequest
+	36, // 66: sokod.v1.SolverService.ListJobs:input_type -> sokod.v1.ListJobsRequest
+	39, // 67: sokod.v1.SolverService.Watch:input_type -> sokod.v1.WatchRequest
+	40, // 68: sokod.v1.SolverService.GetServerInfo:input_type -> sokod.v1.GetServerInfoRequest
+	43, // 69: sokod.v1.SolverService.ParseLevels:input_type -> sokod.v1.ParseLevelsRequest
+	11, // 70: sokod.v1.SolverService.Solve:output_type -> sokod.v1.SolveResponse
+	21, // 71: sokod.v1.SolverService.Cancel:output_type -> sokod.v1.CancelResponse
+	23, // 72: sokod.v1.SolverService.Verify:output_type -> sokod.v1.VerifyResponse
+	32, // 73: sokod.v1.SolverService.Analyze:output_type -> sokod.v1.AnalyzeResponse
+	34, // 74: sokod.v1.SolverService.ListComponents:output_type -> sokod.v1.ListComponentsResponse
+	38, // 75: sokod.v1.SolverService.ListJobs:output_type -> sokod.v1.ListJobsResponse
+	11, // 76: sokod.v1.SolverService.Watch:output_type -> sokod.v1.SolveResponse
+	41, // 77: sokod.v1.SolverService.GetServerInfo:output_type -> sokod.v1.GetServerInfoResponse
+	44, // 78: sokod.v1.SolverService.ParseLevels:output_type -> sokod.v1.ParseLevelsResponse
+	70, // [70:79] is the sub-list for method output_type
+	61, // [61:70] is the sub-list for method input_type
+	61, // [61:61] is the sub-list for extension type_name
+	61, // [61:61] is the sub-list for extension extendee
+	0,  // [0:61] is the sub-list for field type_name
 }
 
 func init() { file_sokod_v1_solver_proto_init() }

@@ -23,9 +23,12 @@ import (
 	_ "github.com/sokod/sokod/plugins/internal/builtinplugin"
 )
 
+// TestPlanThroughPlugin solves a goal-room fixture with each planner
+// plugin, the built-ins served as plugins and the plugin guide's example,
+// nearest, written against the public SDK alone.
 func TestPlanThroughPlugin(t *testing.T) {
 	dir := t.TempDir()
-	names := []string{"fess", "packing", "relocation"}
+	names := []string{"fess", "packing", "relocation", "nearest"}
 	for _, n := range names {
 		out := filepath.Join(dir, supervisor.BinaryPrefix+n)
 		if b, err := exec.Command("go", "build", "-o", out, "./"+n).CombinedOutput(); err != nil {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/sokod/sokod/board"
 	"github.com/sokod/sokod/sdk"
@@ -65,8 +66,36 @@ func TestLevelFromBoardMatchesSokoban(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if diff := cmp.Diff(want, sdk.LevelFromBoard(b)); diff != "" {
+		if diff := cmp.Diff(want, sdk.LevelFromBoard(b), cmpopts.IgnoreUnexported(sdk.Level{})); diff != "" {
 			t.Errorf("level %d: the board's numbering differs from the SDK's (-sdk +board):\n%s", i+1, diff)
 		}
+	}
+}
+
+// TestAnalyzeSharesTheHostsBoard: a level numbered from a board in this
+// process gives that board back, and a copy whose start was changed is
+// analysed afresh.
+func TestAnalyzeSharesTheHostsBoard(t *testing.T) {
+	sl, err := sokoban.Parse("######\n#@$ .#\n# $ .#\n######\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := board.Analyze(sl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := sdk.LevelFromBoard(b)
+	got, err := l.Analyze(context.Background())
+	if err != nil || got != b {
+		t.Errorf("Analyze of LevelFromBoard: %p, %v; want the host's board %p", got, err, b)
+	}
+	moved := *l
+	moved.Boxes = []int{l.Boxes[0] + 1, l.Boxes[1]}
+	got, err = moved.Analyze(context.Background())
+	if err != nil || got == b {
+		t.Fatalf("Analyze of a copy with a box moved: %p, %v; want a board of its own", got, err)
+	}
+	if int(got.StartBoxes[0]) == l.Boxes[0] && int(got.StartBoxes[1]) == l.Boxes[1] {
+		t.Errorf("the copy's board starts as the original: %v", got.StartBoxes)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/sokod/sokod/board"
 	"github.com/sokod/sokod/sokoban"
 )
 
@@ -30,6 +31,10 @@ type Level struct {
 	XSB string
 	// Title is the level's title, possibly empty.
 	Title string
+
+	// analysed is the board LevelFromBoard numbered the level from, in
+	// this process; the wire never carries it.
+	analysed *board.Board
 }
 
 // MaxSquares bounds len(Level.Squares): square numbers travel as uint16 and

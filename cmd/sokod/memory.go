@@ -7,12 +7,9 @@ import (
 
 // MemorySlack is what a sokod process takes beyond the memory budgets of
 // its solves: the Go runtime, the program's code, the garbage collector's
-// margin and small allocations, and the board analysis that each built-in
-// planner repeats in its own tables (planners analyse the level themselves,
-// as a plugin process must, and their budgets do not count it). Peak
-// resident memory stays within the budgets plus MemorySlack (the README
-// says so).
-const MemorySlack = 48 << 20
+// margin and small allocations. Peak resident memory stays within the
+// budgets plus MemorySlack (the README says so).
+const MemorySlack = 32 << 20
 
 // heapLimit returns the Env.LimitMemory of a real process: it makes the Go
 // runtime collect garbage as the heap nears the solves' budgets, rather

@@ -49,20 +49,11 @@ type supEstimator struct {
 }
 
 func (s *supEstimator) Estimate(ctx context.Context, states sdk.States, out []uint32) error {
-	_, err := s.p.call(ctx, "estimate", s.gen, s.p.host.opts.CallTimeout, func(ctx context.Context, _ *pluginclient.Client) error {
-		return s.e.Estimate(ctx, states, out)
-	})
-	return err
+	return s.p.sessionCall(ctx, "estimate", s.gen, func(ctx context.Context) error { return s.e.Estimate(ctx, states, out) })
 }
 
 func (s *supEstimator) Release(ctx context.Context) error {
-	_, err := s.p.call(ctx, "release heuristic", s.gen, s.p.host.opts.CallTimeout, func(ctx context.Context, _ *pluginclient.Client) error {
-		return s.e.Release(ctx)
-	})
-	if errors.Is(err, ErrStale) {
-		return nil // the process that held it is gone, and the session with it
-	}
-	return err
+	return s.p.releaseSession(ctx, "release heuristic", s.gen, s.e.Release)
 }
 
 type supDeadlocks struct{ p *Plugin }
@@ -90,20 +81,29 @@ type supChecker struct {
 }
 
 func (s *supChecker) Check(ctx context.Context, states sdk.States, out []bool) error {
-	_, err := s.p.call(ctx, "check", s.gen, s.p.host.opts.CallTimeout, func(ctx context.Context, _ *pluginclient.Client) error {
-		return s.c.Check(ctx, states, out)
+	return s.p.sessionCall(ctx, "check", s.gen, func(ctx context.Context) error { return s.c.Check(ctx, states, out) })
+}
+
+func (s *supChecker) Release(ctx context.Context) error {
+	return s.p.releaseSession(ctx, "release deadlocks", s.gen, s.c.Release)
+}
+
+// sessionCall runs f, a call on a prepared session of the plugin process of
+// generation gen, under supervision.
+func (p *Plugin) sessionCall(ctx context.Context, op string, gen uint64, f func(context.Context) error) error {
+	_, err := p.call(ctx, op, gen, p.host.opts.CallTimeout, func(ctx context.Context, _ *pluginclient.Client) error {
+		return f(ctx)
 	})
 	return err
 }
 
-func (s *supChecker) Release(ctx context.Context) error {
-	_, err := s.p.call(ctx, "release deadlocks", s.gen, s.p.host.opts.CallTimeout, func(ctx context.Context, _ *pluginclient.Client) error {
-		return s.c.Release(ctx)
-	})
-	if errors.Is(err, ErrStale) {
-		return nil
+// releaseSession releases a prepared session; a session whose process is
+// gone went with it, so that is no error.
+func (p *Plugin) releaseSession(ctx context.Context, op string, gen uint64, release func(context.Context) error) error {
+	if err := p.sessionCall(ctx, op, gen, release); !errors.Is(err, ErrStale) {
+		return err
 	}
-	return err
+	return nil
 }
 
 type supPlanner struct{ p *Plugin }

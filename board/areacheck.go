@@ -100,14 +100,13 @@ func (c *AreaCheck) search(ai int, mask uint64) bool {
 	}()
 	o.outside()
 	for {
-		o.rgen++
+		// The player may stand anywhere off the filled squares.
+		o.startGen = o.fl.Fresh()
 		for sq := range b.Squares {
 			if !o.filled[sq] {
-				o.reach[sq] = o.rgen
+				o.start[sq] = o.startGen
 			}
 		}
-		copy(o.start, o.reach)
-		o.startGen = o.rgen
 		left, out := false, false
 		for i, g := range a.Squares {
 			if mask&(1<<i) != 0 || !o.filled[g] {

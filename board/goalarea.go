@@ -117,11 +117,10 @@ func (b *Board) computeGoalAreas(ctx context.Context) error {
 // orderSearch is the scratch of the packing-order computation.
 type orderSearch struct {
 	b        *Board
-	filled   []bool  // boxes of the reverse search: the area's filled goals
-	inComp   []bool  // the area being ordered
-	out      []bool  // squares a box from outside reaches without entering it
-	reach    []int32 // flood stamps
-	rgen     int32
+	filled   []bool // boxes of the reverse search: the area's filled goals
+	inComp   []bool // the area being ordered
+	out      []bool // squares a box from outside reaches without entering it
+	fl       *BlockedFlood
 	start    []int32 // the anchor's region: start[sq] == startGen
 	startGen int32
 	visited  []int32 // pull states sq*4+side: enqueued
@@ -129,13 +128,12 @@ type orderSearch struct {
 	vgen     int32
 	queue    []int32
 	dist     []uint16
-	fq       []uint16
 }
 
 func newOrderSearch(b *Board) *orderSearch {
 	n := b.Squares
-	return &orderSearch{b: b, filled: make([]bool, n+1), inComp: make([]bool, n+1), out: make([]bool, n+1), reach: make([]int32, n+1), start: make([]int32, n+1),
-		visited: make([]int32, n*4), expand: make([]int32, n*4), dist: make([]uint16, n*4), fq: make([]uint16, 0, n)}
+	return &orderSearch{b: b, filled: make([]bool, n+1), inComp: make([]bool, n+1), out: make([]bool, n+1), fl: NewBlockedFlood(b), start: make([]int32, n+1),
+		visited: make([]int32, n*4), expand: make([]int32, n*4), dist: make([]uint16, n*4)}
 }
 
 // order returns the packing order of the area comp (ascending squares)
@@ -181,9 +179,8 @@ func (o *orderSearch) order(comp []uint16) (order, entrances []uint16) {
 	order = make([]uint16, len(comp))
 	for k := len(comp) - 1; k >= 0; k-- {
 		// The anchor's region, the same for every candidate of this step.
-		o.flood(anchor, wall)
-		copy(o.start, o.reach)
-		o.startGen = o.rgen
+		o.startGen = o.flood(anchor, wall)
+		copy(o.start, o.fl.Reach)
 		best, bestDist := b.Wall(), uint16(Inf)
 		for _, g := range comp {
 			if !o.filled[g] {
@@ -258,24 +255,7 @@ func (o *orderSearch) outside() {
 // flood stamps the squares the player reaches from sq with the filled
 // squares and box as obstacles; it returns the stamp.
 func (o *orderSearch) flood(sq, box uint16) int32 {
-	b := o.b
-	o.rgen++
-	gen := o.rgen
-	if sq == b.Wall() || sq == box || o.filled[sq] {
-		return gen
-	}
-	o.reach[sq] = gen
-	o.fq = append(o.fq[:0], sq)
-	for k := 0; k < len(o.fq); k++ {
-		c := int(o.fq[k]) * 4
-		for _, m := range b.Nbr[c : c+4] {
-			if m == b.Wall() || m == box || o.filled[m] || o.reach[m] == gen {
-				continue
-			}
-			o.reach[m] = gen
-			o.fq = append(o.fq, m)
-		}
-	}
+	gen, _ := o.fl.Run(o.b, sq, box, o.filled)
 	return gen
 }
 
@@ -309,7 +289,7 @@ func (o *orderSearch) pullOut(g, limit uint16) uint16 {
 		}
 		fg := o.flood(b.Nbr[int(box)*4+side], box)
 		for e := 0; e < 4; e++ {
-			if q := b.Nbr[int(box)*4+e]; q != wall && o.reach[q] == fg {
+			if q := b.Nbr[int(box)*4+e]; q != wall && o.fl.Reach[q] == fg {
 				o.expand[int(box)*4+e] = vg
 			}
 		}
@@ -317,7 +297,7 @@ func (o *orderSearch) pullOut(g, limit uint16) uint16 {
 			// Pull towards e: the player on q steps on to q2, the box
 			// follows onto q.
 			q := b.Nbr[int(box)*4+e]
-			if q == wall || o.reach[q] != fg {
+			if q == wall || o.fl.Reach[q] != fg {
 				continue
 			}
 			q2 := b.Nbr[int(q)*4+e]

@@ -3,6 +3,8 @@ package engine
 import (
 	"context"
 	"slices"
+
+	"github.com/sokod/sokod/board"
 )
 
 // Fill phases: a packing order for the whole level, from a reverse search
@@ -81,16 +83,14 @@ func (ps *phaseSearch) spent() bool {
 
 type phaseSearch struct {
 	b       *Board
-	filled  []bool  // goals whose boxes stand in the reverse search
-	start   []bool  // squares where a box starts
-	source  []bool  // squares off the goals a lone start box can be pushed to
-	reach   []int32 // flood stamps, per square
-	rgen    int32
+	filled  []bool // goals whose boxes stand in the reverse search
+	start   []bool // squares where a box starts
+	source  []bool // squares off the goals a lone start box can be pushed to
+	fl      *board.BlockedFlood
 	seen    []int32 // pull states sq*4+side reached, per search
 	done    []int32 // pull states whose player region was flooded
 	sgen    int32
 	queue   []int32
-	fq      []uint16
 	work    int // squares the floods may still visit, when bounded
 	bounded bool
 	stop    <-chan struct{} // the plan's context's Done, when bounded
@@ -104,7 +104,7 @@ type phaseSearch struct {
 func newPhaseSearch(b *Board) *phaseSearch {
 	n := b.Squares + 1
 	ps := &phaseSearch{b: b, filled: make([]bool, n), start: make([]bool, n), source: make([]bool, n),
-		reach: make([]int32, n), seen: make([]int32, n*4), done: make([]int32, n*4),
+		fl: board.NewBlockedFlood(b), seen: make([]int32, n*4), done: make([]int32, n*4),
 		dist: make([]uint16, n)}
 	for _, sq := range b.StartBoxes {
 		ps.start[sq] = true
@@ -171,25 +171,8 @@ func (ps *phaseSearch) visitSides(sq uint16, d int, gen int32) {
 // flood stamps the squares the player reaches from sq, the filled goals and
 // the square box blocked; it returns the stamp.
 func (ps *phaseSearch) flood(sq, box uint16) int32 {
-	b := ps.b
-	ps.rgen++
-	gen := ps.rgen
-	if sq == b.Wall() || sq == box || ps.filled[sq] {
-		return gen
-	}
-	ps.reach[sq] = gen
-	ps.fq = append(ps.fq[:0], sq)
-	defer func() { ps.work -= len(ps.fq) }()
-	for k := 0; k < len(ps.fq); k++ {
-		c := int(ps.fq[k]) * 4
-		for _, m := range b.Nbr[c : c+4] {
-			if m == b.Wall() || m == box || ps.filled[m] || ps.reach[m] == gen {
-				continue
-			}
-			ps.reach[m] = gen
-			ps.fq = append(ps.fq, m)
-		}
-	}
+	gen, reached := ps.fl.Run(ps.b, sq, box, ps.filled)
+	ps.work -= reached
 	return gen
 }
 
@@ -268,7 +251,7 @@ func (ps *phaseSearch) pullsAway(g, anchor uint16) bool {
 	ps.queue = ps.queue[:0]
 	fg := ps.flood(anchor, g)
 	for e := 0; e < 4; e++ {
-		if q := b.Nbr[int(g)*4+e]; q != wall && ps.reach[q] == fg {
+		if q := b.Nbr[int(g)*4+e]; q != wall && ps.fl.Reach[q] == fg {
 			ps.seen[int(g)*4+e] = gen
 			ps.queue = append(ps.queue, int32(g)*4+int32(e))
 		}
@@ -281,7 +264,7 @@ func (ps *phaseSearch) pullsAway(g, anchor uint16) bool {
 		box, side := uint16(st/4), int(st%4)
 		fg := ps.flood(b.Nbr[int(box)*4+side], box)
 		for e := 0; e < 4; e++ {
-			if q := b.Nbr[int(box)*4+e]; q != wall && ps.reach[q] == fg {
+			if q := b.Nbr[int(box)*4+e]; q != wall && ps.fl.Reach[q] == fg {
 				ps.done[int(box)*4+e] = gen
 			}
 		}
@@ -289,7 +272,7 @@ func (ps *phaseSearch) pullsAway(g, anchor uint16) bool {
 			// Pull towards e: the player on q steps on to q2, the box
 			// follows onto q.
 			q := b.Nbr[int(box)*4+e]
-			if q == wall || ps.reach[q] != fg {
+			if q == wall || ps.fl.Reach[q] != fg {
 				continue
 			}
 			q2 := b.Nbr[int(q)*4+e]
@@ -400,13 +383,13 @@ func (ps *phaseSearch) pullDistancesInto(t uint16, dist []uint16) []uint16 {
 		d := depth[head]
 		fg := ps.flood(b.Nbr[int(box)*4+side], box)
 		for e := 0; e < 4; e++ {
-			if q := b.Nbr[int(box)*4+e]; q != wall && ps.reach[q] == fg {
+			if q := b.Nbr[int(box)*4+e]; q != wall && ps.fl.Reach[q] == fg {
 				ps.done[int(box)*4+e] = gen
 			}
 		}
 		for e := 0; e < 4; e++ {
 			q := b.Nbr[int(box)*4+e]
-			if q == wall || ps.reach[q] != fg {
+			if q == wall || ps.fl.Reach[q] != fg {
 				continue
 			}
 			q2 := b.Nbr[int(q)*4+e]

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"fmt"
 	"math/rand/v2"
 	"os"
 	"slices"
@@ -225,16 +224,26 @@ func plainBoxSearch(b *Board, k []uint16, player uint16, limit int) int {
 		}
 		return false
 	}
+	boxMask := make([]bool, n+1)
+	stack := make([]uint16, 0, n)
 	region := func(boxes []uint16, from uint16) []bool {
+		for _, x := range boxes {
+			boxMask[x] = true
+		}
+		defer func() {
+			for _, x := range boxes {
+				boxMask[x] = false
+			}
+		}()
 		seen := make([]bool, n+1)
-		stack := []uint16{from}
+		stack = append(stack[:0], from)
 		seen[from] = true
 		for len(stack) > 0 {
 			c := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
 			for d := 0; d < 4; d++ {
 				m := b.Nbr[int(c)*4+d]
-				if int(m) == n || seen[m] || occupied(boxes, m) {
+				if int(m) == n || seen[m] || boxMask[m] {
 					continue
 				}
 				seen[m] = true
@@ -250,7 +259,11 @@ func plainBoxSearch(b *Board, k []uint16, player uint16, limit int) int {
 		for low < len(reach) && !reach[low] {
 			low++
 		}
-		return fmt.Sprint(sorted, low)
+		key := make([]byte, 0, 2*len(sorted)+2)
+		for _, x := range append(sorted, uint16(low)) {
+			key = append(key, byte(x), byte(x>>8))
+		}
+		return string(key)
 	}
 	type node struct {
 		boxes  []uint16

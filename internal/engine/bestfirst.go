@@ -195,6 +195,11 @@ func (s *searcher) step() (st Status, reason string, goal uint32, end bool) {
 		return st, reason, 0, true
 	}
 	s.goTo(r)
+	if s.learned.used > 0 && s.learned.holds(s.boxes, s.boxAt, s.player) {
+		// Queued before the deadlock it holds was learned.
+		rec.setClosed()
+		return GaveUp, "", 0, false
+	}
 	// Children may have been queued with a lower bound on their bound (see
 	// evaluator.child). The exact bound is computed now; when it raises the
 	// state's priority in the list it came from, the state goes back there

@@ -44,12 +44,17 @@ package engine
 // boxes cannot make a first push that does not freeze them, and the corral
 // sub-search (subsearch.go), whose boxes alone on the board cannot all
 // reach goals. Both reason about the corral's boxes only, so they hold
-// whatever the other boxes do.
+// whatever the other boxes do, and what they prove is kept (learned.go).
+// The sub-search runs on a plain region's own boxes, on a merged corral's
+// own boxes, and on those with the outside boxes that joined: the joined
+// boxes, and the regions merged in, can be what lets the player in, so the
+// smaller sets are dead more often.
 
 // piCorral looks for a PI-corral in the current position, whose player
-// region is stamped with gen. It returns whether one was found; the pushes
-// to expand are then in s.cmoves (possibly none: a deadlock).
-func (s *searcher) piCorral(gen uint32) bool {
+// region is stamped with gen (normalised square pnorm). It returns whether
+// one was found; the pushes to expand are then in s.cmoves (possibly none:
+// a deadlock).
+func (s *searcher) piCorral(gen uint32, pnorm uint16) bool {
 	// Plain regions first: one that is locked makes the position dead.
 	first := s.gen + 1
 	for _, b := range s.boxes {
@@ -68,7 +73,19 @@ func (s *searcher) piCorral(gen uint32) bool {
 				if s.onCorralDead != nil {
 					s.onCorralDead(s.kbox, s.player)
 				}
+				s.learnLocked()
 				s.lockedDead++
+				s.cmoves = s.cmoves[:0]
+				return true
+			}
+			// The region's own boxes may be unable to let the player in
+			// even alone on the board, which the merged corral below,
+			// with more boxes, does not show.
+			if k := s.kbox[:s.kregion]; s.sub != nil && len(k) <= maxSubK && s.sub.deadlocked(k, s.player, pnorm, n, quickLimit) {
+				if s.onCorralDead != nil {
+					s.onCorralDead(k, s.player)
+				}
+				s.learnSub(k)
 				s.cmoves = s.cmoves[:0]
 				return true
 			}
@@ -90,18 +107,25 @@ func (s *searcher) piCorral(gen uint32) bool {
 			if !s.floodCorral(n, gen, cg) {
 				continue
 			}
+			s.kplain = append(s.kplain[:0], s.kbox...)
 			moves, ok := s.checkCorral(gen, cg)
-			if !ok {
-				// No PI-corral; but its boxes may be unable to get out
-				// even on their own.
-				if s.sub != nil && len(s.kbox) <= maxSubK && s.sub.deadlocked(s.kbox, s.player, n) {
+			if !ok || len(s.kbox) > len(s.kplain) {
+				// No PI-corral, or one only with outside boxes joined;
+				// but the corral's boxes may be unable to get out even
+				// on their own: its own boxes first (the boxes that
+				// joined may be what lets the player in), then with
+				// those that joined.
+				if k, dead := s.subDeadlocked(n, pnorm, ok); dead {
 					if s.onCorralDead != nil {
-						s.onCorralDead(s.kbox, s.player)
+						s.onCorralDead(k, s.player)
 					}
+					s.learnSub(k)
 					s.cmoves = s.cmoves[:0]
 					return true
 				}
-				continue
+				if !ok {
+					continue
+				}
 			}
 			// Every solution can start with one of this corral's pushes,
 			// whichever other corrals there are: with none of them alive,
@@ -113,6 +137,7 @@ func (s *searcher) piCorral(gen uint32) bool {
 			if !found || len(s.cscratch) < best {
 				found, best = true, len(s.cscratch)
 				s.cmoves = append(s.cmoves[:0], s.cscratch...)
+				s.kbest, s.kin = append(s.kbest[:0], s.kbox...), n
 				if best == 0 {
 					return true
 				}
@@ -120,6 +145,72 @@ func (s *searcher) piCorral(gen uint32) bool {
 		}
 	}
 	return found
+}
+
+// hindsight looks again at a position whose PI-corral pushes a deadlock
+// test all pruned (YASS's hindsight deadlocks): the position is dead, and
+// often by the corral's boxes alone, which the full sub-search can prove
+// and then keep as a learned deadlock. pnorm is the position's normalised
+// player square.
+func (s *searcher) hindsight(pnorm uint16) {
+	if s.sub == nil || len(s.kbest) > maxSubK {
+		return
+	}
+	if s.sub.deadlocked(s.kbest, s.player, pnorm, s.kin, subLimit) {
+		s.learnSub(s.kbest)
+	}
+}
+
+// subDeadlocked runs the corral sub-search (subsearch.go) on the boxes of
+// the corral around square inside: on its own boxes s.kplain, then on
+// s.kbox when outside boxes joined. It returns the boxes proved dead.
+func (s *searcher) subDeadlocked(inside, pnorm uint16, pi bool) ([]uint16, bool) {
+	if s.sub == nil {
+		return nil, false
+	}
+	if len(s.kplain) <= maxSubK && s.sub.deadlocked(s.kplain, s.player, pnorm, inside, subLimit) {
+		return s.kplain, true
+	}
+	if !pi && len(s.kbox) > len(s.kplain) && len(s.kbox) <= maxSubK && s.sub.deadlocked(s.kbox, s.player, pnorm, inside, subLimit) {
+		return s.kbox, true
+	}
+	return nil, false
+}
+
+// learnLocked keeps the deadlock lockedCorral has just found: its boxes
+// s.kbox with the player outside its region s.queue[:s.cregion], when a box
+// of K is off its goal (an empty goal in the region alone proves nothing
+// for a position with another box there).
+func (s *searcher) learnLocked() {
+	off := false
+	for _, b := range s.kbox {
+		off = off || s.goals[b] < 0
+	}
+	if off {
+		s.learnSet(s.kbox, s.queue[:s.cregion])
+	}
+}
+
+// learnSub keeps the deadlock the corral sub-search has just proved for
+// the boxes k with the player where it stands: it holds wherever the player
+// stands among the squares it reaches with k's boxes alone on the board.
+func (s *searcher) learnSub(k []uint16) {
+	if c, ok := s.sub.outside(k, s.player, s.lcorral[:0], maxLearnedCorral); ok {
+		s.learnSet(k, c)
+	}
+}
+
+// learnSet adds boxes k with the player outside corral c to the learned
+// deadlocks.
+func (s *searcher) learnSet(k, c []uint16) {
+	var key uint64
+	for _, sq := range k {
+		key ^= s.zbox[sq]
+	}
+	for _, sq := range c {
+		key ^= s.zpl[sq] * 0x9E3779B97F4A7C15
+	}
+	s.learned.learn(k, c, key)
 }
 
 // lockedCorral reports whether the unreachable region around sq is a
@@ -162,6 +253,7 @@ func (s *searcher) lockedCorral(sq uint16, gen uint32) bool {
 			}
 		}
 	}
+	s.kregion, s.cregion = len(s.kbox), tail
 	if !need {
 		return false
 	}

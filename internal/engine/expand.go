@@ -8,10 +8,10 @@ import (
 // and each child made, tested for deadlocks and keyed.
 
 // genMoves lists the pushes to expand in the current position, whose
-// player region is stamped with gen: every legal push that does not put a
+// player region is stamped with gen (normalised square pnorm): every legal push that does not put a
 // box on a dead square, or only those of a PI-corral when there is one.
 // The slice is scratch, valid until the next call.
-func (s *searcher) genMoves(gen uint32) []push {
+func (s *searcher) genMoves(gen uint32, pnorm uint16) []push {
 	if s.frozenGoalTest {
 		s.frozenGoals() // the children's frozen-goal tests start from it
 	}
@@ -38,11 +38,13 @@ func (s *searcher) genMoves(gen uint32) []push {
 			s.moves = append(s.moves, push{from: b, dir: d})
 		}
 	}
-	if s.corralPruning && s.piCorral(gen) {
+	if s.corralPruning && s.piCorral(gen, pnorm) {
 		s.corrals++
 		s.inCorral = true
 		if len(s.cmoves) == 0 {
+			// A dead position: no home move either.
 			s.corralDead++
+			return s.cmoves
 		}
 		if s.gm.on && !s.gm.noHome {
 			return s.homeMoves(s.cmoves)
@@ -62,13 +64,14 @@ func (s *searcher) expand(r uint32, g, hcur, fcur int) (Status, string, uint32) 
 	pnorm := s.reach(s.player)
 	gen := s.gen
 	s.inCorral = false
-	moves := s.genMoves(gen)
+	moves := s.genMoves(gen, pnorm)
 	if s.overdue() {
 		return GaveUp, s.endReason(), 0
 	}
 	astar := s.objective == ObjectivePushes
 	n := len(s.boxes)
 	player := s.player
+	pruned := 0 // children a deadlock test pruned
 	for _, p := range moves {
 		if s.overdue() {
 			return GaveUp, s.endReason(), 0
@@ -77,6 +80,7 @@ func (s *searcher) expand(r uint32, g, hcur, fcur int) (Status, string, uint32) 
 		to := s.nbr[int(p.from)*4+int(p.dir)]
 		key, p, to, ok := s.pushChild(i, p, to, player, gen, pnorm)
 		if !ok {
+			pruned++
 			continue
 		}
 		cg := g + 1 + int(p.more)
@@ -133,6 +137,7 @@ func (s *searcher) expand(r uint32, g, hcur, fcur int) (Status, string, uint32) 
 		h := s.childBound(hcur, i, to, last, p)
 		if h >= infCost {
 			s.matchPruned++
+			pruned++
 			continue
 		}
 		if s.tt.full() {
@@ -151,6 +156,9 @@ func (s *searcher) expand(r uint32, g, hcur, fcur int) (Status, string, uint32) 
 		} else if !s.enqueue(uint32(slot), cg, h) {
 			return GaveUp, ReasonMemory, 0
 		}
+	}
+	if s.inCorral && pruned == len(moves) && len(moves) > 0 {
+		s.hindsight(pnorm)
 	}
 	return GaveUp, "", 0
 }
@@ -199,6 +207,10 @@ func (s *searcher) childKey(i int, p push, to, player uint16, gen uint32, pnorm 
 	}
 	if s.freezeDeadlock(to) || (s.frozeOnGoal && s.frozenGoalTest && s.frozenGoalDead(to)) {
 		s.frozenPruned++
+		s.undoPush(p, player)
+		return 0, p, to, false
+	}
+	if s.learned.used > 0 && s.learned.dead(s.boxAt, to, s.player) {
 		s.undoPush(p, player)
 		return 0, p, to, false
 	}

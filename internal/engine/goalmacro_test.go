@@ -476,7 +476,7 @@ func TestGoalMacroAllocs(t *testing.T) {
 		pnorm := s.reach(s.player)
 		gen := s.gen
 		player := s.player
-		for _, p := range s.genMoves(gen) {
+		for _, p := range s.genMoves(gen, pnorm) {
 			i := int(s.boxAt[p.from])
 			to := s.nbr[int(p.from)*4+int(p.dir)]
 			_, q, _, ok := s.pushChild(i, p, to, player, gen, pnorm)

@@ -83,7 +83,7 @@ func (s *searcher) dfs(r uint32, g, h int) (goal uint32, st Status, reason strin
 	s.renewGens()
 	pnorm := s.reach(s.player)
 	gen := s.gen
-	moves := s.genMoves(gen)
+	moves := s.genMoves(gen, pnorm)
 	if s.overdue() {
 		return 0, GaveUp, s.endReason(), true
 	}

@@ -76,6 +76,10 @@ type searcher struct {
 	corralPruning bool
 	cmark         []uint32 // corral generation per square (free squares and boxes)
 	kbox          []uint16 // boxes of the corral being checked
+	kplain        []uint16 // the corral's boxes before outside boxes joined (piCorral)
+	kregion       int      // lockedCorral: the region's own boxes are kbox[:kregion]
+	kbest         []uint16 // the boxes of the PI-corral cmoves came from
+	kin           uint16   // and a square of it
 	cneed         bool     // the corral being checked needs work
 	cscratch      []push   // its available inward pushes
 	cmoves        []push   // those of the best corral so far
@@ -86,6 +90,9 @@ type searcher struct {
 	corralDeadlocks bool
 	sub             *subSearch
 	lockedDead      int64
+	learned         learnedSets // corral deadlocks proved (learned.go)
+	lcorral         []uint16    // scratch: a learned set's corral
+	cregion         int         // lockedCorral: the region is queue[:cregion]
 	frozenGoalTest  bool
 	gf              goalFreeze
 	// onCorralDead (tests) sees the boxes and the player of every corral
@@ -176,6 +183,8 @@ func newSearcher(b *Board, h *Heuristic, opts Options, ws *Workspace) *searcher 
 	s.corralDeadlocks = opts.Off&TechCorralDeadlocks == 0
 	if s.corralDeadlocks {
 		s.sub = newSubSearch(b)
+		s.learned.init(n)
+		s.lcorral = make([]uint16, 0, maxLearnedCorral)
 	}
 	s.frozenGoalTest = opts.Off&TechFrozenGoals == 0
 	if s.frozenGoalTest {
@@ -184,6 +193,8 @@ func newSearcher(b *Board, h *Heuristic, opts Options, ws *Workspace) *searcher 
 	s.tunnels, s.slide = opts.Off&TechTunnels == 0, b.Slide
 	s.cmark = make([]uint32, n+1)
 	s.kbox = make([]uint16, 0, len(b.StartBoxes))
+	s.kplain = make([]uint16, 0, len(b.StartBoxes))
+	s.kbest = make([]uint16, 0, len(b.StartBoxes))
 	s.cscratch = make([]push, 0, 4*len(b.StartBoxes))
 	s.cmoves = make([]push, 0, 4*len(b.StartBoxes))
 	s.pathRec = make([]uint32, 0, 1024)

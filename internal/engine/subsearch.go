@@ -51,6 +51,13 @@ const (
 	// up: the dead corrals it finds are tight, and a larger limit costs
 	// more on the corrals that are not dead than it finds.
 	subLimit = 300
+	// quickLimit is the limit of the sub-search of a single region's boxes
+	// (corral.go), run for every such region: its dead corrals are tighter
+	// still.
+	quickLimit = 48
+	// quickKey marks the cache keys of the quick sub-searches, whose
+	// answers a full one must not take.
+	quickKey = 0x5bd1e9955bd1e995
 )
 
 func newSubSearch(b *Board) *subSearch {
@@ -58,7 +65,7 @@ func newSubSearch(b *Board) *subSearch {
 	ss := &subSearch{b: b, boxAt: make([]int16, n), stamp: make([]uint32, n), cstamp: make([]uint32, n), fq: make([]uint16, 0, n),
 		fmark: make([]uint32, n), fstack: make([]uint16, 0, maxSubK+1),
 		seen: make([]uint64, subSeen), epoch: make([]uint32, subSeen), cache: make([]subResult, subCache),
-		states: make([]uint16, 0, (maxSubK+1)*(subLimit+4*maxSubK)), limit: subLimit}
+		states: make([]uint16, 0, (maxSubK+1)*(subLimit+4*maxSubK))}
 	for i := range ss.boxAt {
 		ss.boxAt[i] = -1
 	}
@@ -67,30 +74,38 @@ func newSubSearch(b *Board) *subSearch {
 }
 
 // deadlocked reports whether the boxes on squares k (at most maxSubK) can
-// be proved unable to reach goals on their own, the player on player. The
+// be proved unable to reach goals on their own, the player on player, whose
+// region in the whole position has the normalised square pnorm (the
+// answer's cache key with k: that region decides the player's with k's
+// boxes alone). It explores at most limit positions. The
 // search gives up as soon as the player gets to inside, a square of the
 // corral: a corral that opens is seldom a deadlock, and proving one costs
 // a search to the end.
-func (ss *subSearch) deadlocked(k []uint16, player, inside uint16) bool {
+func (ss *subSearch) deadlocked(k []uint16, player, pnorm, inside uint16, limit int) bool {
 	b := ss.b
-	for i, sq := range k {
-		ss.boxAt[sq] = int16(i)
+	key := b.ZPlayer[pnorm]
+	if limit < subLimit {
+		key ^= quickKey
 	}
-	norm := ss.flood(player, ss.cstamp)
-	key := b.ZPlayer[norm]
 	for _, sq := range k {
 		key ^= b.ZBox[sq]
 	}
 	c := &ss.cache[key&(subCache-1)]
 	if c.key == key {
-		for _, sq := range k {
-			ss.boxAt[sq] = -1
-		}
 		return c.dead
 	}
+	for i, sq := range k {
+		ss.boxAt[sq] = int16(i)
+	}
+	norm := ss.flood(player, ss.cstamp)
+	start := b.ZPlayer[norm]
+	for _, sq := range k {
+		start ^= b.ZBox[sq]
+	}
 	ss.runs++
-	ss.inside = inside
-	dead := ss.search(k, norm, key)
+	ss.inside, ss.limit = inside, limit
+	dead := ss.search(k, norm, start)
+
 	if dead {
 		ss.dead++
 	}
@@ -177,6 +192,27 @@ func (ss *subSearch) search(k []uint16, norm uint16, key uint64) bool {
 		ss.clearBoxes(ss.states[head : head+n])
 	}
 	return true
+}
+
+// outside appends to out the free squares the player on player cannot
+// reach with only the boxes k on the board, and reports false (out
+// unusable) when there are more than max.
+func (ss *subSearch) outside(k []uint16, player uint16, out []uint16, max int) ([]uint16, bool) {
+	for i, sq := range k {
+		ss.boxAt[sq] = int16(i)
+	}
+	defer ss.clearBoxes(k)
+	ss.flood(player, ss.stamp)
+	gen := ss.gen
+	for sq := 0; sq < ss.b.Squares; sq++ {
+		if ss.stamp[sq] != gen && ss.boxAt[sq] == -1 {
+			if len(out) == max {
+				return out, false
+			}
+			out = append(out, uint16(sq))
+		}
+	}
+	return out, true
 }
 
 func (ss *subSearch) clearBoxes(sqs []uint16) {

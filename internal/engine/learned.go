@@ -1,0 +1,125 @@
+package engine
+
+// Learned deadlocks: corrals the search proved dead, kept so that no other
+// branch has to find them again.
+//
+// When a corral test (corral.go, subsearch.go) proves a position dead by a
+// set K of its boxes alone, with the player outside a set C of squares, the
+// proof holds for every position with boxes on all of K's squares and the
+// player outside C, whatever the other boxes: it never looked at them
+// (other boxes only take squares away from K's boxes and the player). The
+// search keeps K and C, and prunes a child whose last move put a box on a
+// square of some K when the child has boxes on all of K and its player is
+// outside C. A set can only become complete by a box arriving on one of its
+// squares, so checking the sets of the square a move ends on is enough;
+// and the player can only leave C of a complete set by pushing one of K's
+// boxes, which breaks the set.
+//
+// This is YASS's dynamic deadlock sets, in the form of a plain check of the
+// moved box's square's sets instead of capacity counters, so nothing is
+// updated per push and the check costs nothing for squares in no set.
+
+// learnedSets is a searcher's store of learned deadlocks.
+type learnedSets struct {
+	// set i holds boxes data[off[i]:off[i]+nk[i]] and corral squares
+	// data[off[i]+nk[i]:off[i+1]].
+	data []uint16
+	off  []int32
+	nk   []uint8
+	bySq [][]int32 // per square: the sets whose K holds it
+	keys []uint64  // open addressing over the sets' hashes, to learn each once
+	used int
+	hits int64 // children pruned
+	late int64 // queued positions found dead when taken out
+}
+
+const (
+	// maxLearned bounds the sets kept, so the store stays small beside the
+	// transposition table.
+	maxLearned = 1 << 14
+	// maxLearnedCorral bounds the squares of C a set keeps: a test whose
+	// player-free side is larger is seldom met again.
+	maxLearnedCorral = 48
+)
+
+func (l *learnedSets) init(squares int) {
+	l.bySq = make([][]int32, squares+1)
+	l.keys = make([]uint64, 2*maxLearned)
+	l.off = append(make([]int32, 0, 64), 0)
+}
+
+// learn adds the deadlock of boxes k with the player outside corral c;
+// key identifies the pair. It does nothing for a pair known already, a
+// corral too large, or a full store.
+func (l *learnedSets) learn(k, c []uint16, key uint64) {
+	if len(l.off)-1 >= maxLearned || len(c) > maxLearnedCorral || len(k) == 0 || len(k) > 255 {
+		return
+	}
+	if key == 0 {
+		key = 1 // 0 marks a free slot
+	}
+	mask := uint64(len(l.keys) - 1)
+	i := key & mask
+	for l.keys[i] != 0 {
+		if l.keys[i] == key {
+			return
+		}
+		i = (i + 1) & mask
+	}
+	l.keys[i] = key
+	id := int32(len(l.off) - 1)
+	l.data = append(l.data, k...)
+	l.data = append(l.data, c...)
+	l.off = append(l.off, int32(len(l.data)))
+	l.nk = append(l.nk, uint8(len(k)))
+	for _, sq := range k {
+		l.bySq[sq] = append(l.bySq[sq], id)
+	}
+	l.used++
+}
+
+// holds reports whether the position with boxes on boxes (boxAt) and the
+// player on player holds a learned deadlock: a position queued before
+// the set it holds was learned. Each set is looked at once, from its first
+// square.
+func (l *learnedSets) holds(boxes []uint16, boxAt []int16, player uint16) bool {
+	for _, b := range boxes {
+		for _, id := range l.bySq[b] {
+			if l.data[l.off[id]] == b && l.match(id, boxAt, player) {
+				l.late++
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// match reports whether set id holds in the position on boxAt with the
+// player on player.
+func (l *learnedSets) match(id int32, boxAt []int16, player uint16) bool {
+	start, end := l.off[id], l.off[id+1]
+	k := l.data[start : start+int32(l.nk[id])]
+	for _, sq := range k {
+		if boxAt[sq] < 0 {
+			return false
+		}
+	}
+	for _, sq := range l.data[start+int32(l.nk[id]) : end] {
+		if sq == player {
+			return false
+		}
+	}
+	return true
+}
+
+// dead reports whether the position on boxAt, whose last move put a box on
+// to and left the player on player, holds a learned deadlock.
+func (l *learnedSets) dead(boxAt []int16, to, player uint16) bool {
+	for _, id := range l.bySq[to] {
+		if l.match(id, boxAt, player) {
+			l.hits++
+			return true
+		}
+	}
+	return false
+}

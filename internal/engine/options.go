@@ -313,6 +313,9 @@ type Stats struct {
 	// children pruned because boxes frozen on goals wall the others off
 	// (goalfreeze.go).
 	LockedCorrals, SubSearches, SubDead, FrozenGoals int64
+	// Learned counts the corral deadlocks kept (learned.go), LearnedPruned
+	// the children and queued positions they pruned.
+	Learned, LearnedPruned int64
 	// Packing is set when the packing search ran (packing.go),
 	// PackingNodes its share of Nodes.
 	Packing      bool

@@ -232,6 +232,8 @@ func (s *searcher) addStats(st *Stats) {
 		st.SubDead += s.sub.dead
 	}
 	st.FrozenGoals += s.gf.pruned
+	st.Learned += int64(s.learned.used)
+	st.LearnedPruned += s.learned.hits + s.learned.late
 	st.Macros += s.macros
 	st.MacroPushes += s.macroPushes
 	st.Stuck += s.stuck

@@ -174,6 +174,12 @@ func solveStages(ctx context.Context, b *Board, opts Options, ws *Workspace, st 
 			s.start, s.lastProgress, s.lastCheck = prev.start, prev.lastProgress, prev.lastCheck
 			s.nodes = prev.nodes
 			s.bt.carry(prev.bt)
+			if s.sub != nil && prev.sub != nil {
+				// Learned deadlocks are facts of the board: the next
+				// search starts with them.
+				s.learned = prev.learned
+				s.learned.hits, s.learned.late = 0, 0
+			}
 		}
 		base := s.nodes
 		status, reason, goal = s.run(ctx)
@@ -232,7 +238,7 @@ func (s *searcher) addStats(st *Stats) {
 		st.SubDead += s.sub.dead
 	}
 	st.FrozenGoals += s.gf.pruned
-	st.Learned += int64(s.learned.used)
+	st.Learned = max(st.Learned, int64(s.learned.used)) // the next search starts with them
 	st.LearnedPruned += s.learned.hits + s.learned.late
 	st.Macros += s.macros
 	st.MacroPushes += s.macroPushes

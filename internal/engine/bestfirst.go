@@ -195,7 +195,7 @@ func (s *searcher) step() (st Status, reason string, goal uint32, end bool) {
 		return st, reason, 0, true
 	}
 	s.goTo(r)
-	if s.learned.used > 0 && s.learned.holds(s.boxes, s.boxAt, s.player) {
+	if s.learned.used > 0 && s.learned.holds(s.boxAt, s.player) {
 		// Queued before the deadlock it holds was learned.
 		rec.setClosed()
 		return GaveUp, "", 0, false

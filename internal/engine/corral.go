@@ -81,7 +81,7 @@ func (s *searcher) piCorral(gen uint32, pnorm uint16) bool {
 			// The region's own boxes may be unable to let the player in
 			// even alone on the board, which the merged corral below,
 			// with more boxes, does not show.
-			if k := s.kbox[:s.kregion]; s.sub != nil && len(k) <= maxSubK && s.sub.deadlocked(k, s.player, pnorm, n, quickLimit) {
+			if k := s.kbox[:s.kregion]; s.sub != nil && len(k) <= maxQuickK && s.sub.deadlocked(k, s.player, pnorm, n, quickLimit) {
 				if s.onCorralDead != nil {
 					s.onCorralDead(k, s.player)
 				}

@@ -40,6 +40,9 @@ const (
 	// maxLearnedCorral bounds the squares of C a set keeps: a test whose
 	// player-free side is larger is seldom met again.
 	maxLearnedCorral = 48
+	// recentLearned is how many of the sets learned last a position taken
+	// out of the open list is checked against (holds).
+	recentLearned = 32
 )
 
 func (l *learnedSets) init(squares int) {
@@ -78,17 +81,16 @@ func (l *learnedSets) learn(k, c []uint16, key uint64) {
 	l.used++
 }
 
-// holds reports whether the position with boxes on boxes (boxAt) and the
-// player on player holds a learned deadlock: a position queued before
-// the set it holds was learned. Each set is looked at once, from its first
-// square.
-func (l *learnedSets) holds(boxes []uint16, boxAt []int16, player uint16) bool {
-	for _, b := range boxes {
-		for _, id := range l.bySq[b] {
-			if l.data[l.off[id]] == b && l.match(id, boxAt, player) {
-				l.late++
-				return true
-			}
+// holds reports whether the position on boxAt with the player on player
+// holds one of the recentLearned sets learned last: a position queued
+// before a set it holds was learned. Older sets were mostly there when the
+// positions now queued were made, and looking at every set for every
+// position taken out costs more than the few it finds.
+func (l *learnedSets) holds(boxAt []int16, player uint16) bool {
+	for id := max(0, l.used-recentLearned); id < l.used; id++ {
+		if l.match(int32(id), boxAt, player) {
+			l.late++
+			return true
 		}
 	}
 	return false

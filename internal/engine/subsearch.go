@@ -55,6 +55,8 @@ const (
 	// (corral.go), run for every such region: its dead corrals are tighter
 	// still.
 	quickLimit = 48
+	// maxQuickK is the most boxes a quick sub-search takes.
+	maxQuickK = 4
 	// quickKey marks the cache keys of the quick sub-searches, whose
 	// answers a full one must not take.
 	quickKey = 0x5bd1e9955bd1e995

@@ -43,6 +43,10 @@ const (
 	// recentLearned is how many of the sets learned last a position taken
 	// out of the open list is checked against (holds).
 	recentLearned = 32
+	// maxPerSquare bounds the sets a square is in: every move onto the
+	// square looks at all of them, and on a small board the sets learned
+	// late are mostly variants of the ones before.
+	maxPerSquare = 16
 )
 
 func (l *learnedSets) init(squares int) {
@@ -53,10 +57,15 @@ func (l *learnedSets) init(squares int) {
 
 // learn adds the deadlock of boxes k with the player outside corral c;
 // key identifies the pair. It does nothing for a pair known already, a
-// corral too large, or a full store.
+// corral too large, a square in maxPerSquare sets already, or a full store.
 func (l *learnedSets) learn(k, c []uint16, key uint64) {
 	if len(l.off)-1 >= maxLearned || len(c) > maxLearnedCorral || len(k) == 0 || len(k) > 255 {
 		return
+	}
+	for _, sq := range k {
+		if len(l.bySq[sq]) >= maxPerSquare {
+			return
+		}
 	}
 	if key == 0 {
 		key = 1 // 0 marks a free slot

@@ -174,25 +174,18 @@ func TestCorralDeadlocksIndependently(t *testing.T) {
 	claims, checked := 0, 0
 	for _, l := range levels[:12] {
 		b := mustAnalyze(t, l)
-		opts := Options{Objective: ObjectiveAny, Heuristic: testHeuristic(b, RuleMatching), Budget: Budget{Nodes: 3000}}
-		s := newSearcher(b, opts.Heuristic, opts, NewWorkspace(64<<20))
 		type claim struct {
 			k      []uint16
 			player uint16
 		}
 		var got []claim
-		s.onCorralDead = func(k []uint16, player uint16) {
-			if len(got) < 25 && len(k) <= 5 {
-				got = append(got, claim{append([]uint16(nil), k...), player})
-			}
-		}
-		if _, _, _, end := s.begin(); !end {
-			for i := 0; i < 3000; i++ {
-				if _, _, _, end := s.step(); end {
-					break
+		runSteps(b, 3000, func(s *searcher) {
+			s.onCorralDead = func(k []uint16, player uint16) {
+				if len(got) < 25 && len(k) <= 5 {
+					got = append(got, claim{append([]uint16(nil), k...), player})
 				}
 			}
-		}
+		})
 		claims += len(got)
 		for _, c := range got {
 			switch plainBoxSearch(b, c.k, c.player, 300_000) {
@@ -207,6 +200,24 @@ func TestCorralDeadlocksIndependently(t *testing.T) {
 	if checked == 0 {
 		t.Error("no dead corral confirmed")
 	}
+}
+
+// runSteps runs the default search of ObjectiveAny on b for at most nodes
+// expansions, after setup has seen the searcher, and returns it.
+func runSteps(b *Board, nodes int, setup func(*searcher)) *searcher {
+	opts := Options{Objective: ObjectiveAny, Heuristic: testHeuristic(b, RuleMatching), Budget: Budget{Nodes: int64(nodes)}}
+	s := newSearcher(b, opts.Heuristic, opts, NewWorkspace(64<<20))
+	if setup != nil {
+		setup(s)
+	}
+	if _, _, _, end := s.begin(); !end {
+		for i := 0; i < nodes; i++ {
+			if _, _, _, end := s.step(); end {
+				break
+			}
+		}
+	}
+	return s
 }
 
 // plainBoxSearch searches the positions of the boxes on squares k alone on

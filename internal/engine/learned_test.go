@@ -71,16 +71,7 @@ func TestLearnedDeadlocksIndependently(t *testing.T) {
 	sets, checked := 0, 0
 	for _, l := range levels[:8] {
 		b := mustAnalyze(t, l)
-		opts := Options{Objective: ObjectiveAny, Heuristic: testHeuristic(b, RuleMatching), Budget: Budget{Nodes: 3000}}
-		s := newSearcher(b, opts.Heuristic, opts, NewWorkspace(64<<20))
-		if _, _, _, end := s.begin(); !end {
-			for i := 0; i < 3000; i++ {
-				if _, _, _, end := s.step(); end {
-					break
-				}
-			}
-		}
-		ls := &s.learned
+		ls := &runSteps(b, 3000, nil).learned
 		for id := 0; id < ls.used && id < 10; id++ {
 			start, end := ls.off[id], ls.off[id+1]
 			k := ls.data[start : start+int32(ls.nk[id])]

@@ -804,10 +804,11 @@ func TestChildNorm(t *testing.T) {
 		if b.Impossible != "" {
 			continue
 		}
-		// Without goal macros: their home moves solve many of these levels
-		// in a few expansions, leaving too few children to exercise every
-		// case.
-		s := newSearcher(b, testHeuristic(b, RuleMatching), Options{Objective: ObjectiveAny, Budget: Budget{Nodes: 3000}, Off: TechGoalMacros}, ws)
+		// Without goal macros and corral deadlocks: home moves solve many
+		// of these levels in a few expansions, and the corral tests prune
+		// most of the rest, leaving too few children to exercise every case
+		// without Microban.
+		s := newSearcher(b, testHeuristic(b, RuleMatching), Options{Objective: ObjectiveAny, Budget: Budget{Nodes: 3000}, Off: TechGoalMacros | TechCorralDeadlocks}, ws)
 		s.verifyNorm = true
 		s.run(context.Background())
 		s.finish()

@@ -152,7 +152,7 @@ func solveLevel(ctx context.Context, env *Env, l *sokoban.Level, s solveSettings
 const deadlockUsage = "deadlock detector `names`, comma-separated: plugins, applied on top of the engine's own tests (tables natively, checks in batches of --batch-size)"
 
 // strategyUsage documents --strategy for solve and bench.
-const strategyUsage = "search `order`: best-first (A* for pushes; for any, the packing search first on goal-room levels, then greedy and A* in turn), greedy or packing (any only), or ida (iterative deepening A*: little memory, more time)"
+const strategyUsage = "search `order`: best-first (A* for pushes; for any, greedy and A* in turn, and on goal-room levels the packing search in turns with them), greedy or packing (any only), or ida (iterative deepening A*: little memory, more time)"
 
 // progressLine is the live progress line of a solve on a terminal.
 func progressLine(e solver.Event) string {

@@ -79,6 +79,9 @@ const (
 	ReasonCancelled = "cancelled"
 )
 
+// defaultProgressInterval is the progress interval when none is set.
+const defaultProgressInterval = 250 * time.Millisecond
+
 // DefaultMemory is the transposition table budget when Budget.Memory is 0.
 const DefaultMemory = 256 << 20
 
@@ -160,6 +163,8 @@ type Options struct {
 	// macroGoals (tests, experiments), when positive, replaces
 	// minMacroGoals.
 	macroGoals int
+	// turnNodes (tests), when positive, replaces sliceNodes.
+	turnNodes int64
 	// plan and keying make a packing search (set by Solve).
 	plan   *fillPlan
 	keying packKeying

@@ -33,9 +33,8 @@ package engine
 //
 // The keys say nothing of optimality; in the progress keying g is not the
 // push count (the path's pushes are still counted in the solution). Under
-// the default strategy each keying gets packShare of the budget on the
-// levels that qualify (packingLevel), then the alternating search has the
-// rest.
+// the default strategy both keyings run on the levels that qualify
+// (packingLevel), in turns with the alternating search (interleave.go).
 
 // noSquare stands for no square where one is optional.
 const noSquare = 0xFFFF
@@ -49,9 +48,6 @@ const (
 	// many goals have a goal next to them (YASS uses the same threshold):
 	// fewer is no goal room, and the alternating search does better.
 	packMinGoals = 9
-	// packShare is the percentage of the budget each keying of the
-	// packing search gets before the alternating search takes over.
-	packShare = 35
 	// packSubgoalWeight weighs the distance to the next goal in the
 	// subgoal keying.
 	packSubgoalWeight = 2

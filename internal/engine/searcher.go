@@ -154,7 +154,7 @@ func newSearcher(b *Board, h *Heuristic, opts Options, ws *Workspace) *searcher 
 		lazy: opts.lazyBound,
 	}
 	if s.interval <= 0 {
-		s.interval = 250 * time.Millisecond
+		s.interval = defaultProgressInterval
 	}
 	s.checkInterval = checkMax
 	if s.clock != nil {

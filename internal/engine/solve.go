@@ -90,7 +90,6 @@ func Solve(ctx context.Context, b *Board, opts Options) (*Result, error) {
 		return nil, err
 	}
 	res.Status, res.Reason = st, reason
-	res.Stats.Stored = int64(s.tt.used)
 	if s.clock != nil {
 		res.Stats.Elapsed = s.clock().Sub(s.start)
 	}
@@ -114,31 +113,20 @@ func Solve(ctx context.Context, b *Board, opts Options) (*Result, error) {
 	return res, nil
 }
 
-// solveStages runs the searches of one Solve, each in turn on the same
-// workspace, and returns the last with its outcome; it adds their counts to
-// st. Under the default strategy for ObjectiveAny a goal-room level
-// (packingLevel) with a fill plan gets the packing search first, each of
-// its keyings with packShare of the time and node budgets in turn; when
-// they give up on their shares, the alternating search has the rest.
-// StrategyPacking runs the two keyings alone, half each. A search in which goal macros fired
-// that exhausts its space proves nothing (they cut moves): the plain
-// search runs again, within what is left, so that Unsolvable always rests
-// on it.
-func solveStages(ctx context.Context, b *Board, opts Options, ws *Workspace, st *Stats) (*searcher, Status, string, uint32) {
+// searchStages returns the searches one Solve runs. Under the default
+// strategy for ObjectiveAny a goal-room level (packingLevel) with a fill
+// plan gets the packing search in both its keyings beside the alternating
+// search; StrategyPacking runs the two keyings alone. The searches run
+// interleaved (interleave.go). It records in st whether the packing search
+// runs.
+func searchStages(ctx context.Context, b *Board, opts Options, st *Stats) []Options {
 	var stages []Options
 	if opts.Objective == ObjectiveAny && (opts.Strategy == StrategyPacking ||
 		opts.Strategy == StrategyAlternate && opts.Off&TechPacking == 0 && opts.Heuristic.Estimator == nil && packingLevel(b)) {
 		if plan := newFillPlan(ctx, b); plan != nil {
-			share := int64(50) // each of the two keyings, alone
-			if opts.Strategy == StrategyAlternate {
-				share = packShare
-			}
-			for i, keying := range []packKeying{packProgress, packSubgoal} {
+			for _, keying := range []packKeying{packProgress, packSubgoal} {
 				pk := opts
 				pk.Strategy, pk.plan, pk.keying = StrategyPacking, plan, keying
-				if opts.Strategy == StrategyAlternate || i == 0 {
-					pk.Budget = shareBudget(opts.Budget, opts.Clock, share*int64(i+1))
-				}
 				stages = append(stages, pk)
 			}
 			st.Packing = true
@@ -151,78 +139,14 @@ func solveStages(ctx context.Context, b *Board, opts Options, ws *Workspace, st 
 		}
 		stages = append(stages, alt)
 	}
-	var (
-		s      *searcher
-		status Status
-		reason string
-		goal   uint32
-	)
-	for i := 0; i < len(stages); i++ {
-		prev := s
-		if prev != nil {
-			prev.finish()
-		}
-		s = newSearcher(b, opts.Heuristic, stages[i], ws)
-		if prev == nil {
-			if s.clock != nil {
-				s.start = s.clock()
-				s.lastProgress, s.lastCheck = s.start, s.start
-			}
-		} else {
-			// The clock, the node budget and the progress reports go on
-			// from the search before.
-			s.start, s.lastProgress, s.lastCheck = prev.start, prev.lastProgress, prev.lastCheck
-			s.nodes = prev.nodes
-			s.bt.carry(prev.bt)
-			if s.sub != nil && prev.sub != nil {
-				// Learned deadlocks are facts of the board: the next
-				// search starts with them.
-				s.learned = prev.learned
-				s.learned.hits, s.learned.late = 0, 0
-			}
-		}
-		base := s.nodes
-		status, reason, goal = s.run(ctx)
-		s.nodes -= base
-		s.addStats(st)
-		if stages[i].Strategy == StrategyPacking {
-			st.PackingNodes += s.nodes
-		}
-		s.nodes += base
-		switch {
-		case status == Unsolvable && s.gm.count > 0:
-			again := opts
-			again.Strategy = StrategyAlternate
-			again.Off |= TechGoalMacros
-			stages = append(stages[:i+1], again)
-			st.GoalMacroRerun = true
-		case status == GaveUp && stages[i].plan != nil && i+1 < len(stages) && (reason == ReasonDeadline || reason == ReasonNodes || reason == ReasonMemory):
-			// The packing search's share is spent: the next search has
-			// what is left of the budget.
-		default:
-			return s, status, reason, goal
-		}
-	}
-	return s, status, reason, goal
-}
-
-// shareBudget returns the part of budget b a search gets with percent of
-// its time and nodes (the deadline measured from now on clock).
-func shareBudget(b Budget, clock func() time.Time, percent int64) Budget {
-	if !b.Deadline.IsZero() && clock != nil {
-		now := clock()
-		b.Deadline = now.Add(b.Deadline.Sub(now) * time.Duration(percent) / 100)
-	}
-	if b.Nodes > 0 {
-		b.Nodes = max(1, b.Nodes*percent/100)
-	}
-	return b
+	return stages
 }
 
 // addStats adds the search's counts to st: a search run again after goal
 // macros (see Solve) reports the work of both runs.
 func (s *searcher) addStats(st *Stats) {
 	st.Nodes += s.nodes
+	st.Stored += int64(s.tt.used)
 	st.Generated += s.generated
 	st.Duplicates += s.duplicates
 	st.Reopened += s.reopened
@@ -249,7 +173,12 @@ func (s *searcher) addStats(st *Stats) {
 	s.bt.addStats(st)
 	st.MaxDepth = max(st.MaxDepth, s.maxDepth)
 	st.InitialLB = s.initialLB
-	st.MemoryUsed = max(st.MemoryUsed, s.tt.bytesTouched()+int64(s.pool.peak)*openEntryBytes)
+	st.MemoryUsed = max(st.MemoryUsed, s.memoryUsed())
+}
+
+// memoryUsed is the memory the search's table and open lists have taken.
+func (s *searcher) memoryUsed() int64 {
+	return s.tt.bytesTouched() + int64(s.pool.peak)*openEntryBytes
 }
 
 // finish clears the path bits the search left in the workspace.
@@ -293,7 +222,7 @@ func (s *searcher) checkBudget(g int) (st Status, reason string, end bool) {
 			if s.progress != nil && now.Sub(s.lastProgress) >= s.interval {
 				s.lastProgress = now
 				p := Progress{Nodes: s.nodes, Stored: int64(s.tt.used), Depth: g, LowerBound: s.lowerBound(), Elapsed: now.Sub(s.start),
-					Memory: s.tt.bytesTouched() + int64(s.pool.peak)*openEntryBytes, Generated: s.generated,
+					Memory: s.memoryUsed(), Generated: s.generated,
 					Boxes: slices.Clone(s.boxes), Player: s.player}
 				s.bt.progress(&p)
 				s.progress(p)

@@ -4,13 +4,15 @@ package engine
 // open-list slab and the path bitset, bounded by a byte budget. Its memory
 // is taken as a search stores states and given back when the next search
 // starts or the workspace is released, so a budget far above what a level
-// needs costs nothing. It may be reused by consecutive searches, never by
-// two at once.
+// needs costs nothing. It may be reused by consecutive Solves, never by two
+// at once.
 type Workspace struct {
 	tt     *table
 	pool   *entryPool
 	queues [2]*openQueue
 	onPath []uint64
+	memory int64
+	parts  []*Workspace // for searches that run in turns (split)
 }
 
 // NewWorkspace returns a workspace within memory bytes (0: DefaultMemory).
@@ -24,7 +26,24 @@ func NewWorkspace(memory int64) *Workspace {
 	t := newTable(records)
 	pool := newEntryPool(records * entriesPerState / 2)
 	return &Workspace{tt: t, pool: pool, queues: [2]*openQueue{newOpenQueue(pool), newOpenQueue(pool)},
-		onPath: make([]uint64, (records+63)/64)}
+		onPath: make([]uint64, (records+63)/64), memory: memory}
+}
+
+// split returns n workspaces that share w's memory budget, for n searches
+// that run in turns. They are made on first use and kept with w, so a
+// workspace reused by many Solves maps them once.
+func (w *Workspace) split(n int) []*Workspace {
+	if len(w.parts) != n {
+		for _, p := range w.parts {
+			p.Release()
+		}
+		w.parts = make([]*Workspace, n)
+		for i := range w.parts {
+			w.parts[i] = NewWorkspace(max(1, w.memory/int64(n)))
+		}
+	}
+	w.reset() // what w's own table took goes back before the parts fill
+	return w.parts
 }
 
 // Bytes returns the most memory the workspace takes.
@@ -39,14 +58,21 @@ func (w *Workspace) Release() {
 	w.tt.release()
 	w.pool.release()
 	w.onPath = nil
+	for _, p := range w.parts {
+		p.Release()
+	}
+	w.parts = nil
 }
 
 // reset prepares the workspace for a new search, giving back the memory
-// the search before took. The path bitset is left clean by the search
+// the searches before took, in it and in its parts. The path bitset is left clean by the search
 // before (see searcher.finish).
 func (w *Workspace) reset() {
 	w.tt.trim()
 	w.pool.reset()
 	w.queues[0].reset()
 	w.queues[1].reset()
+	for _, p := range w.parts {
+		p.reset()
+	}
 }

@@ -1,0 +1,291 @@
+package engine
+
+import (
+	"context"
+	"time"
+)
+
+// Interleaved searches: the searches of one Solve (searchStages) take turns
+// of sliceNodes expansions, each in its own part of the workspace. Which
+// of them solves a level fast differs from level to level, and one that
+// solves it at all mostly does so within a small part of the budget; in
+// turns, a level is solved at about the pace of the best of them times
+// their number, where running them one after another with a share each
+// makes it wait for the shares of those before.
+//
+// The searches share the clock, the deadline and the node budget, and
+// hand their learned deadlocks on at every turn (they are facts of the
+// board). A search that fills its part of the memory drops out and the
+// others go on; one that solves the level, proves it unsolvable or meets
+// the deadline ends them all.
+
+// sliceNodes is the expansions in one turn: enough that a turn costs
+// nothing beside them, few enough that a search which finds a solution in
+// a few thousand expansions is not kept waiting. With a clock, each
+// search's turns are sized to last turnTime instead, since the searches'
+// expansions cost very different times on some levels (the subgoal
+// keying's frozen-goal tests, the sub-searches).
+const (
+	sliceNodes = 1024
+	turnTime   = 10 * time.Millisecond
+	minTurn    = 16
+	maxTurn    = 1 << 16
+)
+
+// turnSlot is one search of the rotation and its part of the workspace. A
+// search run again in its place (see schedule.run) takes over the slot.
+type turnSlot struct {
+	s      *searcher
+	ws     *Workspace
+	begun  bool
+	ended  bool
+	packed bool  // the search is a packing search (Stats.PackingNodes)
+	peak   int64 // the most memory a search in this slot took
+	turn   int64 // expansions in its next turn
+}
+
+// schedule runs the searches of one Solve in turns.
+type schedule struct {
+	ctx   context.Context
+	b     *Board
+	opts  Options
+	st    *Stats
+	slots []*turnSlot
+	last  *searcher // the search that ran last: its learned sets are the newest
+	start time.Time
+	begun bool  // start is set
+	rerun bool  // a plain search runs in the place of one under goal macros
+	turn  int64 // expansions in a first turn
+	timed bool  // turns are sized by the clock
+
+	// counts of the searches retired from their slots, for the budget and
+	// the progress reports
+	doneNodes, doneGenerated int64
+	sentAt                   time.Duration // Elapsed of the last progress report passed on
+	sent                     bool
+}
+
+// solveStages runs the searches of one Solve (searchStages) in turns on
+// parts of ws, and returns the one that decided the outcome, with the
+// outcome; it adds the counts of all of them to st. The search returned
+// still holds its path (Solve reads the solution from it and finishes it).
+func solveStages(ctx context.Context, b *Board, opts Options, ws *Workspace, st *Stats) (*searcher, Status, string, uint32) {
+	stages := searchStages(ctx, b, opts, st)
+	parts := []*Workspace{ws}
+	if len(stages) > 1 {
+		parts = ws.split(len(stages))
+	}
+	sc := &schedule{ctx: ctx, b: b, opts: opts, st: st, turn: sliceNodes, timed: opts.Clock != nil}
+	if opts.turnNodes > 0 {
+		sc.turn, sc.timed = opts.turnNodes, false
+	}
+	for i, o := range stages {
+		sl := &turnSlot{ws: parts[i]}
+		sc.slots = append(sc.slots, sl)
+		sc.launch(sl, o)
+	}
+	s, status, reason, goal := sc.run()
+	st.MemoryUsed = 0
+	for _, sl := range sc.slots {
+		if !sl.ended {
+			sc.retire(sl, sl.s != s)
+		}
+		st.MemoryUsed += sl.peak
+	}
+	return s, status, reason, goal
+}
+
+// launch starts a search with options o in slot sl, retiring the one
+// before it there.
+func (sc *schedule) launch(sl *turnSlot, o Options) {
+	prev := sl.s
+	if prev != nil && !sl.ended {
+		sc.retire(sl, true)
+	}
+	if o.Budget.Nodes > 0 {
+		o.Budget.Nodes = max(1, o.Budget.Nodes-sc.nodes())
+	}
+	if sc.opts.OnProgress != nil {
+		o.OnProgress = sc.report
+	}
+	s := newSearcher(sc.b, o.Heuristic, o, sl.ws)
+	if s.clock != nil {
+		now := s.clock()
+		if !sc.begun {
+			sc.start, sc.begun = now, true
+		}
+		s.start, s.lastProgress, s.lastCheck = sc.start, now, now
+	}
+	if prev != nil {
+		s.bt.carry(prev.bt)
+	}
+	sl.s, sl.begun, sl.ended, sl.packed, sl.turn = s, false, false, o.Strategy == StrategyPacking, sc.turn
+}
+
+// retire adds the counts of sl's search to the stats, while its part of
+// the workspace still holds them, and, when finish is set, clears the path
+// it left there.
+func (sc *schedule) retire(sl *turnSlot, finish bool) {
+	s := sl.s
+	s.addStats(sc.st)
+	if sl.packed {
+		sc.st.PackingNodes += s.nodes
+	}
+	sl.peak = max(sl.peak, s.memoryUsed())
+	sc.doneNodes += s.nodes
+	sc.doneGenerated += s.generated
+	sl.ended = true
+	if finish {
+		s.finish()
+	}
+}
+
+// run takes the searches in turns until one of them decides the outcome,
+// or all have dropped out; it returns that search with the outcome.
+func (sc *schedule) run() (*searcher, Status, string, uint32) {
+	var (
+		s      *searcher
+		status Status
+		reason string
+	)
+	for {
+		live := false
+		for _, sl := range sc.slots {
+			if sl.ended {
+				continue
+			}
+			live = true
+			until := sl.s.nodes + sl.turn
+			if n := sc.opts.Budget.Nodes; n > 0 {
+				left := n - sc.nodes()
+				if left <= 0 {
+					return sl.s, GaveUp, ReasonNodes, 0
+				}
+				until = min(until, sl.s.nodes+left)
+			}
+			sc.handOver(sl.s)
+			var begin time.Time
+			if sc.timed {
+				begin = sc.opts.Clock()
+			}
+			nodes := sl.s.nodes
+			st, why, goal, end := sl.advance(sc.ctx, until)
+			if !end {
+				if sc.timed {
+					sl.resize(sl.s.nodes-nodes, sc.opts.Clock().Sub(begin))
+				}
+				continue
+			}
+			switch {
+			case st == Unsolvable && sl.s.gm.count > 0 && !sc.rerun:
+				// Goal macros cut moves, so the exhausted search proves
+				// nothing: the plain search runs in its place, so that
+				// Unsolvable always rests on it.
+				again := sc.opts
+				again.Strategy = StrategyAlternate
+				again.Off |= TechGoalMacros
+				sc.launch(sl, again)
+				sc.rerun, sc.st.GoalMacroRerun = true, true
+			case st == Unsolvable && sl.s.gm.count > 0:
+				// The plain search runs already: it decides.
+				sc.retire(sl, true)
+			case st == GaveUp && why == ReasonMemory:
+				// The search's part of the memory is full: the others go
+				// on. The plain search always ends this way or decides,
+				// so an outcome is kept when all have dropped out.
+				s, status, reason = sl.s, st, why
+				sc.retire(sl, true)
+			default:
+				return sl.s, st, why, goal
+			}
+		}
+		if !live {
+			return s, status, reason, 0
+		}
+	}
+}
+
+// advance runs the slot's search until it has expanded until states in
+// all, or ends; end says it ended, with the outcome. IDA* runs to its end
+// at once: it is never one of several searches.
+func (sl *turnSlot) advance(ctx context.Context, until int64) (st Status, reason string, goal uint32, end bool) {
+	s := sl.s
+	if s.ida {
+		st, reason, goal = s.run(ctx)
+		return st, reason, goal, true
+	}
+	if !sl.begun {
+		sl.begun = true
+		s.watch(ctx)
+		if ctx.Err() != nil {
+			return GaveUp, s.endReason(), 0, true
+		}
+		if st, reason, goal, end = s.begin(); end {
+			return st, reason, goal, true
+		}
+	}
+	for s.nodes < until {
+		if st, reason, goal, end = s.step(); end {
+			return st, reason, goal, true
+		}
+	}
+	return GaveUp, "", 0, false
+}
+
+// resize sizes the slot's next turn to last about turnTime, at the pace of
+// its last turn: n expansions in d.
+func (sl *turnSlot) resize(n int64, d time.Duration) {
+	if d <= 0 || n <= 0 {
+		sl.turn = min(2*sl.turn, maxTurn)
+		return
+	}
+	sl.turn = min(max(n*int64(turnTime)/int64(d), minTurn), maxTurn)
+}
+
+// handOver gives s the learned deadlocks of the search that ran last,
+// which holds every set learned so far; s keeps its own counts of them.
+func (sc *schedule) handOver(s *searcher) {
+	if last := sc.last; last != nil && last != s && last.sub != nil && s.sub != nil {
+		hits, late := s.learned.hits, s.learned.late
+		s.learned = last.learned
+		s.learned.hits, s.learned.late = hits, late
+	}
+	sc.last = s
+}
+
+// nodes is the expansions of all the searches so far.
+func (sc *schedule) nodes() int64 {
+	n := sc.doneNodes
+	for _, sl := range sc.slots {
+		if sl.s != nil && !sl.ended {
+			n += sl.s.nodes
+		}
+	}
+	return n
+}
+
+// report passes a search's progress on with the counts of all the
+// searches, at most once an interval.
+func (sc *schedule) report(p Progress) {
+	interval := sc.opts.ProgressInterval
+	if interval <= 0 {
+		interval = defaultProgressInterval
+	}
+	if sc.sent && p.Elapsed-sc.sentAt < interval {
+		return
+	}
+	p.Nodes, p.Generated, p.Stored, p.Memory = sc.doneNodes, sc.doneGenerated, 0, 0
+	for _, sl := range sc.slots {
+		if sl.ended {
+			p.Memory += sl.peak // held until the next Solve
+		} else {
+			s := sl.s
+			p.Nodes += s.nodes
+			p.Generated += s.generated
+			p.Stored += int64(s.tt.used)
+			p.Memory += s.memoryUsed()
+		}
+	}
+	sc.sent, sc.sentAt = true, p.Elapsed
+	sc.opts.OnProgress(p)
+}

@@ -284,6 +284,8 @@ func (sc *schedule) report(p Progress) {
 			p.Generated += s.generated
 			p.Stored += int64(s.tt.used)
 			p.Memory += s.memoryUsed()
+			// Only the alternating search keeps an A* list.
+			p.LowerBound = max(p.LowerBound, s.lowerBound())
 		}
 	}
 	sc.sent, sc.sentAt = true, p.Elapsed

@@ -62,8 +62,8 @@ func TestInterleavedSearches(t *testing.T) {
 }
 
 // TestInterleavedProgress: the progress reports of searches in turns count
-// the expansions of all of them, never go back, and come at most once an
-// interval.
+// the expansions of all of them, never go back, come at most once an
+// interval, and carry the A* bound whichever search sends them.
 func TestInterleavedProgress(t *testing.T) {
 	l := loadCollection(t, "testdata/bench12.xsb")[0]
 	b := mustAnalyze(t, l)
@@ -88,6 +88,9 @@ func TestInterleavedProgress(t *testing.T) {
 	for i, p := range reports {
 		if p.Nodes > r.Stats.Nodes {
 			t.Errorf("report %d counts %d expansions, more than the %d of the whole search", i, p.Nodes, r.Stats.Nodes)
+		}
+		if p.LowerBound < 0 {
+			t.Errorf("report %d has no lower bound: the alternating search's A* list is left out", i)
 		}
 		if i > 0 && (p.Nodes < reports[i-1].Nodes || p.Elapsed < reports[i-1].Elapsed+interval) {
 			t.Errorf("report %d (%d expansions at %v) does not follow report %d (%d at %v) by %v",

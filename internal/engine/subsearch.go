@@ -19,7 +19,6 @@ type subSearch struct {
 	b      *Board
 	boxAt  []int16  // -1 free, -2 the wall sentinel, else a K box
 	stamp  []uint32 // the expanded position's player region
-	cstamp []uint32 // a child's, when normalising its player
 	gen    uint32
 	fq     []uint16
 	fmark  []uint32 // freeze test marks
@@ -60,11 +59,14 @@ const (
 	// quickKey marks the cache keys of the quick sub-searches, whose
 	// answers a full one must not take.
 	quickKey = 0x5bd1e9955bd1e995
+	// expandedKey marks the visited-set keys of positions expanded, by
+	// their player's region, apart from those queued, by its square.
+	expandedKey = 0x9e3779b97f4a7c15
 )
 
 func newSubSearch(b *Board) *subSearch {
 	n := b.Squares + 1
-	ss := &subSearch{b: b, boxAt: make([]int16, n), stamp: make([]uint32, n), cstamp: make([]uint32, n), fq: make([]uint16, 0, n),
+	ss := &subSearch{b: b, boxAt: make([]int16, n), stamp: make([]uint32, n), fq: make([]uint16, 0, n),
 		fmark: make([]uint32, n), fstack: make([]uint16, 0, maxSubK+1),
 		seen: make([]uint64, subSeen), epoch: make([]uint32, subSeen), cache: make([]subResult, subCache),
 		states: make([]uint16, 0, (maxSubK+1)*(subLimit+4*maxSubK))}
@@ -96,17 +98,13 @@ func (ss *subSearch) deadlocked(k []uint16, player, pnorm, inside uint16, limit 
 	if c.key == key {
 		return c.dead
 	}
-	for i, sq := range k {
-		ss.boxAt[sq] = int16(i)
-	}
-	norm := ss.flood(player, ss.cstamp)
-	start := b.ZPlayer[norm]
+	start := b.ZPlayer[player]
 	for _, sq := range k {
 		start ^= b.ZBox[sq]
 	}
 	ss.runs++
 	ss.inside, ss.limit = inside, limit
-	dead := ss.search(k, norm, start)
+	dead := ss.search(k, player, start)
 
 	if dead {
 		ss.dead++
@@ -115,9 +113,12 @@ func (ss *subSearch) deadlocked(k []uint16, player, pnorm, inside uint16, limit 
 	return dead
 }
 
-// search runs the breadth-first search from the boxes k (placed on boxAt),
-// the player's region normalised to norm; it clears boxAt before it returns.
-func (ss *subSearch) search(k []uint16, norm uint16, key uint64) bool {
+// search runs the breadth-first search from the boxes k, the player on
+// player. A child is queued under its player's square as it stands, not
+// its region's smallest square, which would cost a flood per child; the
+// region is flooded when the position is taken out, and a position whose
+// boxes and region were expanded already is skipped then.
+func (ss *subSearch) search(k []uint16, player uint16, key uint64) bool {
 	b := ss.b
 	n := len(k)
 	ss.ep++
@@ -127,11 +128,9 @@ func (ss *subSearch) search(k []uint16, norm uint16, key uint64) bool {
 	}
 	ss.visit(key)
 	ss.states = append(ss.states[:0], k...)
-	ss.states = append(ss.states, norm)
-	for _, sq := range k {
-		ss.boxAt[sq] = -1
-	}
+	ss.states = append(ss.states, player)
 	width := n + 1
+	expanded := 0
 	for head := 0; head < len(ss.states); head += width {
 		st := ss.states[head : head+width]
 		onGoal := 0
@@ -145,11 +144,7 @@ func (ss *subSearch) search(k []uint16, norm uint16, key uint64) bool {
 			ss.clearBoxes(st[:n])
 			return false
 		}
-		if len(ss.states)/width >= ss.limit {
-			ss.clearBoxes(st[:n])
-			return false // too big to decide
-		}
-		ss.flood(st[n], ss.stamp)
+		norm := ss.flood(st[n])
 		gen := ss.gen
 		if ss.stamp[ss.inside] == gen {
 			ss.clearBoxes(st[:n])
@@ -158,6 +153,14 @@ func (ss *subSearch) search(k []uint16, norm uint16, key uint64) bool {
 		var h uint64
 		for _, sq := range st[:n] {
 			h ^= b.ZBox[sq]
+		}
+		if !ss.visit(h ^ b.ZPlayer[norm] ^ expandedKey) {
+			ss.clearBoxes(st[:n])
+			continue // its region was expanded from another square
+		}
+		if expanded++; expanded > ss.limit {
+			ss.clearBoxes(st[:n])
+			return false // too big to decide
 		}
 		for i := 0; i < n; i++ {
 			from := ss.states[head+i]
@@ -169,15 +172,11 @@ func (ss *subSearch) search(k []uint16, norm uint16, key uint64) bool {
 				}
 				ss.boxAt[from], ss.boxAt[to] = -1, int16(i)
 				frozen := ss.freeze(to)
-				var cnorm uint16
-				if !frozen {
-					cnorm = ss.flood(from, ss.cstamp)
-				}
 				ss.boxAt[to], ss.boxAt[from] = -1, int16(i)
 				if frozen {
 					continue
 				}
-				ck := h ^ b.ZBox[from] ^ b.ZBox[to] ^ b.ZPlayer[cnorm]
+				ck := h ^ b.ZBox[from] ^ b.ZBox[to] ^ b.ZPlayer[from]
 				if !ss.visit(ck) {
 					continue
 				}
@@ -188,7 +187,7 @@ func (ss *subSearch) search(k []uint16, norm uint16, key uint64) bool {
 					}
 					ss.states = append(ss.states, sq)
 				}
-				ss.states = append(ss.states, cnorm)
+				ss.states = append(ss.states, from)
 			}
 		}
 		ss.clearBoxes(ss.states[head : head+n])
@@ -204,7 +203,7 @@ func (ss *subSearch) outside(k []uint16, player uint16, out []uint16, max int) (
 		ss.boxAt[sq] = int16(i)
 	}
 	defer ss.clearBoxes(k)
-	ss.flood(player, ss.stamp)
+	ss.flood(player)
 	gen := ss.gen
 	for sq := 0; sq < ss.b.Squares; sq++ {
 		if ss.stamp[sq] != gen && ss.boxAt[sq] == -1 {
@@ -240,14 +239,13 @@ func (ss *subSearch) visit(key uint64) bool {
 	return true
 }
 
-// flood stamps in stamp the player's region from sq (with a new
+// flood stamps in ss.stamp the player's region from sq (with a new
 // generation, ss.gen) and returns its smallest square.
-func (ss *subSearch) flood(sq uint16, stamp []uint32) uint16 {
-	b := ss.b
+func (ss *subSearch) flood(sq uint16) uint16 {
+	b, stamp := ss.b, ss.stamp
 	ss.gen++
 	if ss.gen == 0 {
 		clear(ss.stamp)
-		clear(ss.cstamp)
 		ss.gen = 1
 	}
 	gen := ss.gen

@@ -6,7 +6,7 @@ import (
 )
 
 // Interleaved searches: the searches of one Solve (searchStages) take turns
-// of sliceNodes expansions, each in its own part of the workspace. Which
+// of about turnTime, each in its own part of the workspace. Which
 // of them solves a level fast differs from level to level, and one that
 // solves it at all mostly does so within a small part of the budget; in
 // turns, a level is solved at about the pace of the best of them times
@@ -46,7 +46,6 @@ type turnSlot struct {
 
 // schedule runs the searches of one Solve in turns.
 type schedule struct {
-	ctx   context.Context
 	b     *Board
 	opts  Options
 	st    *Stats
@@ -75,7 +74,7 @@ func solveStages(ctx context.Context, b *Board, opts Options, ws *Workspace, st 
 	if len(stages) > 1 {
 		parts = ws.split(len(stages))
 	}
-	sc := &schedule{ctx: ctx, b: b, opts: opts, st: st, turn: sliceNodes, timed: opts.Clock != nil}
+	sc := &schedule{b: b, opts: opts, st: st, turn: sliceNodes, timed: opts.Clock != nil}
 	if opts.turnNodes > 0 {
 		sc.turn, sc.timed = opts.turnNodes, false
 	}
@@ -84,7 +83,7 @@ func solveStages(ctx context.Context, b *Board, opts Options, ws *Workspace, st 
 		sc.slots = append(sc.slots, sl)
 		sc.launch(sl, o)
 	}
-	s, status, reason, goal := sc.run()
+	s, status, reason, goal := sc.run(ctx)
 	st.MemoryUsed = 0
 	for _, sl := range sc.slots {
 		if !sl.ended {
@@ -142,7 +141,7 @@ func (sc *schedule) retire(sl *turnSlot, finish bool) {
 
 // run takes the searches in turns until one of them decides the outcome,
 // or all have dropped out; it returns that search with the outcome.
-func (sc *schedule) run() (*searcher, Status, string, uint32) {
+func (sc *schedule) run(ctx context.Context) (*searcher, Status, string, uint32) {
 	var (
 		s      *searcher
 		status Status
@@ -169,7 +168,7 @@ func (sc *schedule) run() (*searcher, Status, string, uint32) {
 				begin = sc.opts.Clock()
 			}
 			nodes := sl.s.nodes
-			st, why, goal, end := sl.advance(sc.ctx, until)
+			st, why, goal, end := sl.advance(ctx, until)
 			if !end {
 				if sc.timed {
 					sl.resize(sl.s.nodes-nodes, sc.opts.Clock().Sub(begin))

@@ -102,6 +102,19 @@ func (g *goalMacros) init(b *Board, on, noHome bool, slots int) {
 	g.all = make([]push, 0, 5*len(b.StartBoxes))
 }
 
+// followPlan orders each area's goals by their fill phase (phaseOf, per
+// square), keeping the area's order within a phase, so that the macros
+// fill the goals the way a packing search's plan does.
+func (g *goalMacros) followPlan(phaseOf []int16) {
+	areas := slices.Clone(g.areas)
+	for i := range areas {
+		order := slices.Clone(areas[i].Order)
+		slices.SortStableFunc(order, func(a, b uint16) int { return int(phaseOf[a]) - int(phaseOf[b]) })
+		areas[i].Order = order
+	}
+	g.areas = areas
+}
+
 // goalMacro continues the move p of box i, which has left the box on to
 // and the player on s.player, as a goal macro when one applies (see
 // goalmacro.go): the box is pushed on to the next goal of its area's order

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -557,5 +558,40 @@ func TestFreeLabels(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestGoalMacrosFollowThePlan: in a packing search the goal macros take
+// the goals of an area in the fill plan's phases, the area's own order
+// kept within a phase, and the board's order is left as it was. The plan
+// is made up so that it differs from the area's order: its phases are the
+// area's goals backwards, two to a phase.
+func TestGoalMacrosFollowThePlan(t *testing.T) {
+	l := loadCollection(t, "testdata/bench12.xsb")[0]
+	b := mustAnalyze(t, l)
+	real := newFillPlan(context.Background(), b)
+	if real == nil || len(b.Areas) == 0 {
+		t.Fatalf("no fill plan (%v) or no goal area (%d)", real != nil, len(b.Areas))
+	}
+	boardOrder := slices.Clone(b.Areas[0].Order)
+	plan := &fillPlan{dist: real.dist}
+	var want []uint16
+	for i := len(boardOrder) - 1; i >= 0; i -= 2 {
+		phase := []uint16{boardOrder[i]}
+		if i > 0 {
+			phase = append(phase, boardOrder[i-1])
+			// Within a phase, the area's order.
+			want = append(want, boardOrder[i-1])
+		}
+		want = append(want, boardOrder[i])
+		plan.phases = append(plan.phases, phase)
+	}
+	s := newSearcher(b, testHeuristic(b, RuleMatching), Options{Objective: ObjectiveAny, Strategy: StrategyPacking, plan: plan, keying: packSubgoal}, NewWorkspace(1<<20))
+	defer s.finish()
+	if diff := cmp.Diff(want, s.gm.areas[0].Order); diff != "" {
+		t.Errorf("the macros' order (-plan +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(boardOrder, b.Areas[0].Order); diff != "" {
+		t.Errorf("the board's order changed (-before +after):\n%s", diff)
 	}
 }

@@ -222,6 +222,11 @@ func newSearcher(b *Board, h *Heuristic, opts Options, ws *Workspace) *searcher 
 	case opts.Strategy == StrategyPacking && opts.plan != nil:
 		s.kinds = []queueKind{byPacking}
 		s.pk.init(b, opts.plan, opts.keying)
+		if s.gm.on {
+			// The macros fill the goal areas in the plan's order, not in
+			// the areas' own, which the plan need not follow.
+			s.gm.followPlan(s.pk.phaseOf)
+		}
 	default:
 		s.kinds = []queueKind{byBound, byAStar}
 	}

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"testing"
 )
@@ -197,11 +196,7 @@ func BenchmarkExpand(b *testing.B) {
 // repaired one by one ("repair") against deferred to their pop ("lazy",
 // the default above lazyRepairBoxes). Needs SOKOD_LEVELS.
 func BenchmarkExpandManyBoxes(b *testing.B) {
-	dir := os.Getenv("SOKOD_LEVELS")
-	if dir == "" {
-		b.Skip("SOKOD_LEVELS is not set")
-	}
-	ls := loadCollection(b, filepath.Join(dir, "sasquatch7.xsb"))
+	ls := loadCollection(b, filepath.Join(levelsDir(b), "sasquatch7.xsb"))
 	brd := mustAnalyze(b, ls[len(ls)-1])
 	for _, v := range []struct {
 		name   string

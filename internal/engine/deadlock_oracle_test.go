@@ -4,6 +4,7 @@ import (
 	"context"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"testing"
@@ -166,11 +167,7 @@ func TestDeadlockRulesAgainstOracle(t *testing.T) {
 // written here (no dead squares, no freeze test) confirms when it exhausts
 // their positions. Skips without SOKOD_LEVELS.
 func TestCorralDeadlocksIndependently(t *testing.T) {
-	dir := os.Getenv("SOKOD_LEVELS")
-	if dir == "" {
-		t.Skip("SOKOD_LEVELS is not set")
-	}
-	levels := loadCollection(t, dir+"/xsokoban90.xsb")
+	levels := loadCollection(t, filepath.Join(levelsDir(t), "xsokoban90.xsb"))
 	claims, checked := 0, 0
 	for _, l := range levels[:12] {
 		b := mustAnalyze(t, l)

@@ -35,13 +35,12 @@ const (
 // turnSlot is one search of the rotation and its part of the workspace. A
 // search run again in its place (see schedule.run) takes over the slot.
 type turnSlot struct {
-	s      *searcher
-	ws     *Workspace
-	begun  bool
-	ended  bool
-	packed bool  // the search is a packing search (Stats.PackingNodes)
-	peak   int64 // the most memory a search in this slot took
-	turn   int64 // expansions in its next turn
+	s     *searcher
+	ws    *Workspace
+	begun bool
+	ended bool
+	peak  int64 // the most memory a search in this slot took
+	turn  int64 // expansions in its next turn
 }
 
 // schedule runs the searches of one Solve in turns.
@@ -52,7 +51,6 @@ type schedule struct {
 	slots []*turnSlot
 	last  *searcher // the search that ran last: its learned sets are the newest
 	start time.Time
-	begun bool  // start is set
 	rerun bool  // a plain search runs in the place of one under goal macros
 	turn  int64 // expansions in a first turn
 	timed bool  // turns are sized by the clock
@@ -110,15 +108,15 @@ func (sc *schedule) launch(sl *turnSlot, o Options) {
 	s := newSearcher(sc.b, o.Heuristic, o, sl.ws)
 	if s.clock != nil {
 		now := s.clock()
-		if !sc.begun {
-			sc.start, sc.begun = now, true
+		if sc.start.IsZero() {
+			sc.start = now
 		}
 		s.start, s.lastProgress, s.lastCheck = sc.start, now, now
 	}
 	if prev != nil {
 		s.bt.carry(prev.bt)
 	}
-	sl.s, sl.begun, sl.ended, sl.packed, sl.turn = s, false, false, o.Strategy == StrategyPacking, sc.turn
+	sl.s, sl.begun, sl.ended, sl.turn = s, false, false, sc.turn
 }
 
 // retire adds the counts of sl's search to the stats, while its part of
@@ -127,7 +125,7 @@ func (sc *schedule) launch(sl *turnSlot, o Options) {
 func (sc *schedule) retire(sl *turnSlot, finish bool) {
 	s := sl.s
 	s.addStats(sc.st)
-	if sl.packed {
+	if s.pk.on {
 		sc.st.PackingNodes += s.nodes
 	}
 	sl.peak = max(sl.peak, s.memoryUsed())

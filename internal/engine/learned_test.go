@@ -1,7 +1,7 @@
 package engine
 
 import (
-	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 )
@@ -63,11 +63,7 @@ func TestLearnedSetMatches(t *testing.T) {
 // player square a later position may have, not only the one it was found
 // with.
 func TestLearnedDeadlocksIndependently(t *testing.T) {
-	dir := os.Getenv("SOKOD_LEVELS")
-	if dir == "" {
-		t.Skip("SOKOD_LEVELS is not set")
-	}
-	levels := loadCollection(t, dir+"/xsokoban90.xsb")
+	levels := loadCollection(t, filepath.Join(levelsDir(t), "xsokoban90.xsb"))
 	sets, checked := 0, 0
 	for _, l := range levels[:8] {
 		b := mustAnalyze(t, l)

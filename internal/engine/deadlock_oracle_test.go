@@ -232,31 +232,15 @@ func plainBoxSearch(b *Board, k []uint16, player uint16, limit int) int {
 		}
 		return false
 	}
-	boxMask := make([]bool, n+1)
 	stack := make([]uint16, 0, n)
 	region := func(boxes []uint16, from uint16) []bool {
-		for _, x := range boxes {
-			boxMask[x] = true
-		}
-		defer func() {
-			for _, x := range boxes {
-				boxMask[x] = false
-			}
-		}()
 		seen := make([]bool, n+1)
-		stack = append(stack[:0], from)
-		seen[from] = true
-		for len(stack) > 0 {
-			c := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-			for d := 0; d < 4; d++ {
-				m := b.Nbr[int(c)*4+d]
-				if int(m) == n || seen[m] || boxMask[m] {
-					continue
-				}
-				seen[m] = true
-				stack = append(stack, m)
-			}
+		for _, x := range boxes {
+			seen[x] = true // marked squares block the flood
+		}
+		stack = floodUnseen(b, from, seen, stack)
+		for _, x := range boxes {
+			seen[x] = false
 		}
 		return seen
 	}
@@ -313,4 +297,25 @@ func plainBoxSearch(b *Board, k []uint16, player uint16, limit int) int {
 		}
 	}
 	return 0
+}
+
+// floodUnseen marks in seen the squares the player reaches from p over
+// squares not marked yet, so that marked squares block it as boxes do.
+// stack is scratch, returned for reuse.
+func floodUnseen(b *Board, p uint16, seen []bool, stack []uint16) []uint16 {
+	stack = append(stack[:0], p)
+	seen[p] = true
+	for len(stack) > 0 {
+		c := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for d := 0; d < 4; d++ {
+			m := b.Nbr[int(c)*4+d]
+			if int(m) == b.Squares || seen[m] {
+				continue
+			}
+			seen[m] = true
+			stack = append(stack, m)
+		}
+	}
+	return stack
 }

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"path/filepath"
-	"slices"
 	"testing"
 )
 
@@ -89,7 +88,7 @@ func TestLearnedDeadlocksIndependently(t *testing.T) {
 				if covered[p] {
 					continue
 				}
-				floodFree(b, k, uint16(p), covered)
+				floodUnseen(b, uint16(p), covered, nil)
 				switch plainBoxSearch(b, k, uint16(p), 50_000) {
 				case 1:
 					t.Fatalf("%s: learned boxes %v, corral %v: with the player on %d they reach goals",
@@ -103,24 +102,5 @@ func TestLearnedDeadlocksIndependently(t *testing.T) {
 	t.Logf("%d learned sets, %d player regions confirmed by exhaustion", sets, checked)
 	if checked == 0 {
 		t.Error("no learned set confirmed")
-	}
-}
-
-// floodFree marks in seen the squares the player reaches from p with only
-// the boxes k on the board.
-func floodFree(b *Board, k []uint16, p uint16, seen []bool) {
-	stack := []uint16{p}
-	seen[p] = true
-	for len(stack) > 0 {
-		x := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		for d := 0; d < 4; d++ {
-			m := b.Nbr[int(x)*4+d]
-			if int(m) == b.Squares || seen[m] || slices.Contains(k, m) {
-				continue
-			}
-			seen[m] = true
-			stack = append(stack, m)
-		}
 	}
 }

@@ -56,13 +56,37 @@ func (s *searcher) enqueue(r uint32, g, h int) bool {
 func (s *searcher) next() (r uint32, f, g int, ok bool) {
 	for range s.queues {
 		q := s.queues[s.turn]
-		if r, f, g, ok = q.pop(); ok {
+		if s.escapeNow(s.kinds[s.turn]) {
+			r, f, g, ok = q.popEscape()
+		} else {
+			r, f, g, ok = q.pop()
+		}
+		if ok {
 			s.popped = s.turn
 			return r, f, g, true
 		}
 		s.turn = (s.turn + 1) % len(s.queues)
 	}
 	return 0, 0, 0, false
+}
+
+// escapeEvery: a greedy open list gives every escapeEvery-th pop to the
+// states behind its best (openQueue.popEscape), after YASS's open-list
+// escape. A greedy key that misjudges one early push, say one that makes
+// a deadlock no test sees, keeps the search in that push's subtree; the
+// escapes take one state of every key queued in turn, and so go on
+// expanding the states outside it.
+const escapeEvery = 8
+
+// escapeNow reports whether the next pop from an open list of kind k
+// escapes: only greedy lists do, since an A* list must pop the smallest f
+// for its optimality and its lower bound.
+func (s *searcher) escapeNow(k queueKind) bool {
+	if k != byBound && k != byPacking {
+		return false
+	}
+	s.greedyPops++
+	return s.greedyPops%escapeEvery == 0
 }
 
 // lowerBound is the smallest f of the A* list, -1 without one.

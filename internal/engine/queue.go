@@ -16,6 +16,7 @@ type openQueue struct {
 	buckets []fBucket
 	minF    int
 	count   int // live entries, stale ones included
+	rover   int // the bucket popEscape took from last
 }
 
 // entryPool is the slab of open-list entries. Fresh entries are taken from
@@ -101,7 +102,7 @@ func (q *openQueue) reset() {
 		}
 		b.maxG, b.count = -1, 0
 	}
-	q.minF, q.count = 0, 0
+	q.minF, q.count, q.rover = 0, 0, 0
 }
 
 // push queues record rec with priority (f, g). It reports false when the
@@ -140,7 +141,14 @@ func (q *openQueue) pop() (rec uint32, f, g int, ok bool) {
 	for q.buckets[q.minF].count == 0 {
 		q.minF++
 	}
-	b := &q.buckets[q.minF]
+	rec, g = q.popAt(q.minF)
+	return rec, q.minF, g, true
+}
+
+// popAt pops from the non-empty bucket f the entry with the largest g,
+// most recently pushed first.
+func (q *openQueue) popAt(f int) (rec uint32, g int) {
+	b := &q.buckets[f]
 	for b.heads[b.maxG] == noRecord {
 		b.maxG--
 	}
@@ -154,7 +162,27 @@ func (q *openQueue) pop() (rec uint32, f, g int, ok bool) {
 	q.count--
 	rec = q.pool.entries[e].rec
 	q.pool.put(e)
-	return rec, q.minF, g, true
+	return rec, g
+}
+
+// popEscape pops from the first non-empty bucket above both the smallest
+// f and the bucket it took from last, and pops as pop does past the
+// largest f: a turn through every f queued, one state each time.
+func (q *openQueue) popEscape() (rec uint32, f, g int, ok bool) {
+	if q.count == 0 {
+		return 0, 0, 0, false
+	}
+	r := max(q.rover, q.lowest()) + 1
+	for r < len(q.buckets) && q.buckets[r].count == 0 {
+		r++
+	}
+	if r >= len(q.buckets) {
+		q.rover = q.lowest()
+		return q.pop()
+	}
+	q.rover = r
+	rec, g = q.popAt(r)
+	return rec, r, g, true
 }
 
 // lowest returns the smallest f queued, or -1.

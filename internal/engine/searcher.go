@@ -130,6 +130,9 @@ type searcher struct {
 	bt     *batcher  // batch components (batch.go), nil without
 	pk     packGuide // the packing search's (packing.go)
 	pkTerm int       // the packing part of the key of the state being queued
+	// greedyPops counts the pops from greedy open lists, for the escapes
+	// (escapeEvery).
+	greedyPops uint64
 
 	// statistics and bookkeeping
 	nodes, generated, duplicates, reopened int64

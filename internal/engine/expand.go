@@ -177,6 +177,7 @@ func (s *searcher) pushChild(i int, p push, to, player uint16, gen uint32, pnorm
 		s.gm.homes++
 		return s.childKey(i, p, p.end, player, gen, pnorm)
 	}
+	p0, to0 := p, to
 	s.doPush(i, p.dir)
 	p, to, stuck := s.slideOn(i, p, to)
 	if stuck {
@@ -188,7 +189,15 @@ func (s *searcher) pushChild(i int, p push, to, player uint16, gen uint32, pnorm
 		if q, end, ok := s.goalMacro(i, p, to); ok {
 			s.gm.count++
 			s.gm.pushes += int64(q.more - p.more)
-			p, to = q, end
+			if key, q, end, ok := s.childKey(i, q, end, player, gen, pnorm); ok {
+				return key, q, end, true
+			}
+			// The box taken home makes a deadlock (it froze on a goal the
+			// others needed, say); the push without the macro may not:
+			// make it again and test it as it is.
+			s.gm.undone++
+			s.doPush(i, p0.dir)
+			p, to, _ = s.slideOn(i, p0, to0)
 		}
 	}
 	return s.childKey(i, p, to, player, gen, pnorm)

@@ -81,8 +81,9 @@ type goalMacros struct {
 	home   homeSearch
 	noHome bool
 	all    []push
-	// statistics: macros made, and pushes they added after the first
-	count, pushes, homes int64
+	// statistics: macros made, and pushes they added after the first;
+	// macros whose child was a deadlock, made again as plain pushes
+	count, pushes, homes, undone int64
 }
 
 func (g *goalMacros) init(b *Board, on, noHome bool, slots int) {
@@ -120,7 +121,8 @@ func (g *goalMacros) followPlan(phaseOf []int16) {
 // goalmacro.go): the box is pushed on to the next goal of its area's order
 // and the move returned with the pushes added (more), the box's and the
 // player's final squares (end, last) and the last push's direction. ok is
-// false, nothing changed, when no macro applies.
+// false, nothing changed, when no macro applies. When the deadlock tests
+// prune the macro's child, pushChild makes the move without it instead.
 func (s *searcher) goalMacro(i int, p push, to uint16) (q push, end uint16, ok bool) {
 	g := &s.gm
 	a := g.macroArea[to]

@@ -197,7 +197,7 @@ func (s *searcher) pushChild(i int, p push, to, player uint16, gen uint32, pnorm
 			// make it again and test it as it is.
 			s.gm.undone++
 			s.doPush(i, p0.dir)
-			p, to, _ = s.slideOn(i, p0, to0)
+			p, to, _ = s.slideRun(i, p0, to0) // its tunnel counted once, above
 		}
 	}
 	return s.childKey(i, p, to, player, gen, pnorm)

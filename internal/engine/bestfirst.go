@@ -26,10 +26,7 @@ func (s *searcher) priority(k queueKind, g, h int) int {
 	case byWeighted:
 		return g + s.weight*h
 	case byPacking:
-		if s.pk.keying == packSubgoal {
-			return g + s.pkTerm
-		}
-		return g + h + s.pkTerm
+		return g + s.pkTerm // without the bound (packing.go)
 	}
 	return g + h
 }

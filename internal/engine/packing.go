@@ -6,18 +6,26 @@ package engine
 //
 // The progress keying, after YASS's packing-order search: a state's key is
 //
-//	g + h + packGoalWeight*(goals not yet filled in phase order) + the last move's term
+//	g + packGoalWeight*(goals not yet filled in phase order) + the last move's term
 //
 // where g counts only the pushes on the state's path that brought no box
 // nearer an empty goal of the current phase (a push that does is free, so a
 // box is taken home in one go and others are rearranged only as far as
-// needed), h is the heuristic's bound, and the last move's term is twice
+// needed), and the last move's term is twice
 // the pushed box's distance (plus one) to the nearest empty goal of the
 // current phase, less two for each such goal it came nearer: of the boxes
 // that could move, the one nearest the goals goes first. A goal counts as
 // filled in phase order when it and all goals of earlier phases hold boxes
 // (the current phase is the first with an empty goal); distances are the
 // phase distances, which wall off the earlier phases' goals.
+//
+// The key leaves out the heuristic's bound (YASS adds its simple one): the
+// bound rewards pushing every box nearer some goal, which the phases are
+// there to overrule, and with it the search spread over the pushes of
+// boxes the current phase does not need. The bound still prunes positions
+// it proves dead. The goal macros (goalmacro.go) take a box home in one
+// move; where their area's order and the fill plan differ, the fall-back
+// to the plain push (expand.go) keeps the plan's way open.
 //
 // Ties go to the deeper state, so that the search follows a box home
 // without a detour through its siblings; children of a PI-corral
@@ -27,7 +35,7 @@ package engine
 // The subgoal keying is A* towards the next goal: g counts every push, and
 // the key is g + packGoalWeight*(goals not filled in phase order) +
 // packSubgoalWeight*(the fewest pushes from a box not home to an empty goal
-// of the current phase), without the bound. It fills the next goal with
+// of the current phase). It fills the next goal with
 // the fewest pushes, moving other boxes only as far as needed, and does
 // not push every box towards the goals at once.
 //

@@ -127,13 +127,6 @@ func searchStages(ctx context.Context, b *Board, opts Options, st *Stats) []Opti
 			for _, keying := range []packKeying{packProgress, packSubgoal} {
 				pk := opts
 				pk.Strategy, pk.plan, pk.keying = StrategyPacking, plan, keying
-				if keying == packProgress {
-					// The goal macros fill a goal area in the area's own
-					// order, which the progress keying's fill plan may not
-					// follow: there they lead it astray more often than
-					// they shorten its way.
-					pk.Off |= TechGoalMacros
-				}
 				stages = append(stages, pk)
 			}
 			st.Packing = true

@@ -96,7 +96,7 @@ func TestDeadlockRulesAgainstOracle(t *testing.T) {
 		n = v
 	}
 	rng := rand.New(rand.NewPCG(11, 12))
-	var locked, subDead, frozenGoals, packing int64
+	var locked, subDead, frozenGoals, cluster, packing int64
 	tried := 0
 	for tried < n {
 		src := clutteredLevel(rng)
@@ -113,7 +113,9 @@ func TestDeadlockRulesAgainstOracle(t *testing.T) {
 		}
 		tried++
 		b := mustAnalyze(t, l)
-		for _, off := range []Techniques{0, TechCorralDeadlocks | TechFrozenGoals} {
+		// The cluster test prunes most positions the corral rules would
+		// judge, so they run without it too.
+		for _, off := range []Techniques{0, TechClusterDeadlocks, TechCorralDeadlocks | TechFrozenGoals | TechClusterDeadlocks} {
 			r, err := Solve(context.Background(), b, Options{Objective: ObjectivePushes, Heuristic: testHeuristic(b, RuleMatching),
 				Budget: Budget{Memory: 8 << 20}, Off: off})
 			if err != nil {
@@ -125,10 +127,15 @@ func TestDeadlockRulesAgainstOracle(t *testing.T) {
 			locked += r.Stats.LockedCorrals
 			subDead += r.Stats.SubDead
 			frozenGoals += r.Stats.FrozenGoals
+			cluster += r.Stats.ClusterDead
 		}
-		for _, strategy := range []Strategy{StrategyAlternate, StrategyPacking} {
+		for _, run := range []struct {
+			strategy Strategy
+			off      Techniques
+		}{{StrategyAlternate, 0}, {StrategyPacking, 0}, {StrategyPacking, TechClusterDeadlocks}} {
+			strategy := run.strategy
 			r, err := Solve(context.Background(), b, Options{Objective: ObjectiveAny, Heuristic: testHeuristic(b, RuleMatching),
-				Strategy: strategy, Budget: Budget{Memory: 8 << 20}})
+				Strategy: strategy, Budget: Budget{Memory: 8 << 20}, Off: run.off})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -145,15 +152,17 @@ func TestDeadlockRulesAgainstOracle(t *testing.T) {
 			locked += r.Stats.LockedCorrals
 			subDead += r.Stats.SubDead
 			frozenGoals += r.Stats.FrozenGoals
+			cluster += r.Stats.ClusterDead
 			if r.Stats.Packing {
 				packing++
 			}
 		}
 	}
-	t.Logf("%d levels: %d locked corrals, %d corral sub-searches dead, %d frozen-goal prunes, %d packing searches", tried, locked, subDead, frozenGoals, packing)
+	t.Logf("%d levels: %d locked corrals, %d corral sub-searches dead, %d frozen-goal prunes, %d cluster prunes, %d packing searches",
+		tried, locked, subDead, frozenGoals, cluster, packing)
 	// The corral sub-search seldom proves anything on boards this small;
 	// TestCorralDeadlocksIndependently checks its verdicts on big ones.
-	for name, fired := range map[string]int64{"locked corral": locked, "frozen goal": frozenGoals, "packing search": packing} {
+	for name, fired := range map[string]int64{"locked corral": locked, "frozen goal": frozenGoals, "cluster": cluster, "packing search": packing} {
 		if fired == 0 {
 			t.Errorf("no %s fired: the levels do not exercise it", name)
 		}
@@ -196,6 +205,56 @@ func TestCorralDeadlocksIndependently(t *testing.T) {
 	t.Logf("%d dead corrals, %d confirmed by exhaustion", claims, checked)
 	if checked == 0 {
 		t.Error("no dead corral confirmed")
+	}
+}
+
+// TestClusterDeadlocksIndependently checks every cluster the search finds
+// dead (cluster.go) on cluttered random levels: its boxes alone on the
+// board, the player where it stood, must be unable to reach goals, which
+// plainBoxSearch confirms when it exhausts their positions. The cluster
+// search proves more than that (it removes boxes that leave its window),
+// so a claim plainBoxSearch refutes is a bug.
+func TestClusterDeadlocksIndependently(t *testing.T) {
+	n := 300
+	if v, err := strconv.Atoi(os.Getenv("SOKOD_RANDOM_LEVELS")); err == nil && v > 0 {
+		n = v
+	}
+	rng := rand.New(rand.NewPCG(21, 22))
+	claims, checked := 0, 0
+	for tried := 0; tried < n; {
+		src := clutteredLevel(rng)
+		if src == "" {
+			continue
+		}
+		l, err := sokoban.Parse(src)
+		if err != nil {
+			continue
+		}
+		tried++
+		b := mustAnalyze(t, l)
+		type claim struct {
+			k      []uint16
+			player uint16
+		}
+		var got []claim
+		runSteps(b, 2000, func(s *searcher) {
+			s.onClusterDead = func(k []uint16, player uint16) {
+				got = append(got, claim{append([]uint16(nil), k...), player})
+			}
+		})
+		claims += len(got)
+		for _, c := range got {
+			switch plainBoxSearch(b, c.k, c.player, 200_000) {
+			case 1:
+				t.Fatalf("level\n%sboxes %v with the player on %d were found dead, but can reach goals", src, squareNames(b, c.k), c.player)
+			case 0:
+				checked++
+			}
+		}
+	}
+	t.Logf("%d dead clusters, %d confirmed by exhaustion", claims, checked)
+	if checked == 0 {
+		t.Error("no dead cluster confirmed")
 	}
 }
 
@@ -318,4 +377,71 @@ func floodUnseen(b *Board, p uint16, seen []bool, stack []uint16) []uint16 {
 		}
 	}
 	return stack
+}
+
+// TestClusterSearchAgainstPlainSearch puts two to four boxes at random,
+// close together, on cluttered random boards, the player at random, and
+// checks every verdict
+// of dead the cluster search gives against plainBoxSearch: the boxes alone
+// must be unable to reach goals.
+func TestClusterSearchAgainstPlainSearch(t *testing.T) {
+	n := 10000
+	if v, err := strconv.Atoi(os.Getenv("SOKOD_RANDOM_LEVELS")); err == nil && v > 0 {
+		n = 30 * v
+	}
+	rng := rand.New(rand.NewPCG(31, 32))
+	dead, confirmed := 0, 0
+	for tried := 0; tried < n; {
+		src := clutteredLevel(rng)
+		if src == "" {
+			continue
+		}
+		l, err := sokoban.Parse(src)
+		if err != nil {
+			continue
+		}
+		b := mustAnalyze(t, l)
+		var free []uint16
+		for sq := uint16(0); int(sq) < b.Squares; sq++ {
+			if !b.Dead[sq] {
+				free = append(free, sq)
+			}
+		}
+		if len(free) < 6 {
+			continue
+		}
+		tried++
+		rng.Shuffle(len(free), func(i, j int) { free[i], free[j] = free[j], free[i] })
+		// The first box, and others near it (as clusterDead takes them).
+		x0, y0 := b.XY(free[0])
+		k := free[:1]
+		want := 2 + rng.IntN(3)
+		for _, sq := range free[1:] {
+			if x, y := b.XY(sq); len(k) < want && abs(x-x0) <= clusterRadius && abs(y-y0) <= clusterRadius {
+				k = append(k, sq)
+			}
+		}
+		if len(k) < 2 {
+			continue
+		}
+		player := uint16(rng.IntN(b.Squares))
+		if slices.Contains(k, player) {
+			continue
+		}
+		cs := newClusterSearch(b)
+		if d, _ := cs.deadlocked(k, player); !d {
+			continue
+		}
+		dead++
+		switch plainBoxSearch(b, k, player, 300_000) {
+		case 1:
+			t.Fatalf("level\n%sboxes %v with the player on %d were found dead, but can reach goals", src, squareNames(b, k), player)
+		case 0:
+			confirmed++
+		}
+	}
+	t.Logf("%d dead verdicts, %d confirmed by exhaustion", dead, confirmed)
+	if confirmed == 0 {
+		t.Error("no dead verdict confirmed")
+	}
 }

@@ -223,6 +223,11 @@ func (s *searcher) childKey(i int, p push, to, player uint16, gen uint32, pnorm 
 		s.undoPush(p, player)
 		return 0, p, to, false
 	}
+	if s.cluster != nil && s.clusterDead(to, s.player) {
+		s.clusterPruned++
+		s.undoPush(p, player)
+		return 0, p, to, false
+	}
 	var norm uint16
 	if p.more == 0 && !p.goal {
 		norm = s.childNorm(p.from, to, p.dir, gen, pnorm)

@@ -200,6 +200,9 @@ const (
 	// TechHomeMoves: the home moves alone (homemove.go), the entrance
 	// macros kept; they add children and cut none.
 	TechHomeMoves
+	// TechClusterDeadlocks: clusters of boxes proved dead by a relaxed
+	// search of their own (cluster.go).
+	TechClusterDeadlocks
 )
 
 var techniqueNames = []struct {
@@ -213,6 +216,7 @@ var techniqueNames = []struct {
 	{TechGoalMacros, "goal-macros"},
 	{TechPacking, "packing"},
 	{TechHomeMoves, "home-moves"},
+	{TechClusterDeadlocks, "cluster-deadlocks"},
 }
 
 // TechniqueNames lists the names ParseTechniques accepts.
@@ -318,9 +322,12 @@ type Stats struct {
 	// children pruned because boxes frozen on goals wall the others off
 	// (goalfreeze.go).
 	LockedCorrals, SubSearches, SubDead, FrozenGoals int64
-	// Learned counts the corral deadlocks kept (learned.go), LearnedPruned
-	// the children and queued positions they pruned.
+	// Learned counts the corral and cluster deadlocks kept (learned.go),
+	// LearnedPruned the children and queued positions they pruned.
 	Learned, LearnedPruned int64
+	// ClusterSearches counts the cluster searches run (cluster.go),
+	// ClusterDead the children their verdicts pruned.
+	ClusterSearches, ClusterDead int64
 	// Packing is set when the packing search ran (packing.go),
 	// PackingNodes its share of Nodes.
 	Packing      bool

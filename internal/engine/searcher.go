@@ -95,6 +95,11 @@ type searcher struct {
 	cregion         int         // lockedCorral: the region is queue[:cregion]
 	frozenGoalTest  bool
 	gf              goalFreeze
+	cluster         *clusterSearch // nil with TechClusterDeadlocks off
+	clusterPruned   int64
+	// onClusterDead (tests) sees the boxes and the player of every cluster
+	// a search proves dead.
+	onClusterDead func(k []uint16, player uint16)
 	// onCorralDead (tests) sees the boxes and the player of every corral
 	// found dead by its own boxes.
 	onCorralDead func(k []uint16, player uint16)
@@ -188,6 +193,12 @@ func newSearcher(b *Board, h *Heuristic, opts Options, ws *Workspace) *searcher 
 		s.sub = newSubSearch(b)
 		s.learned.init(n)
 		s.lcorral = make([]uint16, 0, maxLearnedCorral)
+	}
+	if opts.Off&TechClusterDeadlocks == 0 {
+		s.cluster = newClusterSearch(b)
+		if s.learned.bySq == nil {
+			s.learned.init(n)
+		}
 	}
 	s.frozenGoalTest = opts.Off&TechFrozenGoals == 0
 	if s.frozenGoalTest {

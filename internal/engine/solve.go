@@ -164,6 +164,10 @@ func (s *searcher) addStats(st *Stats) {
 	st.FrozenGoals += s.gf.pruned
 	st.Learned = max(st.Learned, int64(s.learned.used)) // the next search starts with them
 	st.LearnedPruned += s.learned.hits + s.learned.late
+	if s.cluster != nil {
+		st.ClusterSearches += s.cluster.runs
+	}
+	st.ClusterDead += s.clusterPruned
 	st.Macros += s.macros
 	st.MacroPushes += s.macroPushes
 	st.Stuck += s.stuck

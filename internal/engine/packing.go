@@ -17,7 +17,10 @@ package engine
 // that could move, the one nearest the goals goes first. A goal counts as
 // filled in phase order when it and all goals of earlier phases hold boxes
 // (the current phase is the first with an empty goal); distances are the
-// phase distances, which wall off the earlier phases' goals.
+// phase distances, which wall off the earlier phases' goals. A plan's
+// parking squares (phases.go) count as goals of their phase, filled while
+// a box stands there or once that box has reached the goal it was parked
+// for; a box on one is home until that goal's phase comes.
 //
 // The key leaves out the heuristic's bound (YASS adds its simple one): the
 // bound rewards pushing every box nearer some goal, which the phases are
@@ -73,10 +76,14 @@ const (
 type packGuide struct {
 	on      bool
 	keying  packKeying
-	phases  [][]uint16 // fill phases, first first
-	pdist   [][]uint16 // per goal index: phase distances from every square
-	phaseOf []int16    // per square: its goal's phase, -1 off the goals
-	cur     int        // the phase being filled in the position packMove saw
+	phases  [][]uint16 // fill phases, first first: goals and parking squares
+	targets int        // the squares in all phases
+	pdist   [][]uint16 // per square: phase distances to it from every square, nil off the targets
+	phaseOf []int16    // per square: its target's phase, -1 off the targets
+	// goalOf: per parking square, the goal its box goes on to, noSquare
+	// for other squares
+	goalOf []uint16
+	cur    int // the phase being filled in the position packMove saw
 }
 
 // init sets the guide up with the level's fill phases fp, nil for none.
@@ -85,16 +92,42 @@ func (g *packGuide) init(b *Board, fp *fillPlan, keying packKeying) {
 	if !g.on {
 		return
 	}
-	g.phases, g.pdist = fp.phases, fp.dist
-	g.phaseOf = make([]int16, b.Squares+1)
-	for i := range g.phaseOf {
-		g.phaseOf[i] = -1
+	g.phases = fp.phases
+	n := b.Squares + 1
+	g.pdist = make([][]uint16, n)
+	for i, t := range b.Goals {
+		g.pdist[t] = fp.dist[i]
 	}
-	for k, goals := range g.phases {
-		for _, sq := range goals {
+	g.phaseOf, g.goalOf = make([]int16, n), make([]uint16, n)
+	for i := range g.phaseOf {
+		g.phaseOf[i], g.goalOf[i] = -1, noSquare
+	}
+	for _, p := range fp.park {
+		g.pdist[p.sq], g.goalOf[p.sq] = p.dist, p.goal
+	}
+	for k, targets := range g.phases {
+		g.targets += len(targets)
+		for _, sq := range targets {
 			g.phaseOf[sq] = int16(k)
 		}
 	}
+}
+
+// done reports whether target t counts as filled: a box on it or, for a
+// parking square, on the goal its box goes on to.
+func (g *packGuide) done(t uint16, boxAt []int16) bool {
+	return boxAt[t] >= 0 || g.goalOf[t] != noSquare && boxAt[g.goalOf[t]] >= 0
+}
+
+// home reports whether a box on sq is where the plan wants it while phase
+// cur is being filled: on a target of that phase or an earlier one, and
+// for a parking square, before its box's goal is due.
+func (g *packGuide) home(sq uint16) bool {
+	ph := g.phaseOf[sq]
+	if ph < 0 || int(ph) > g.cur {
+		return false
+	}
+	return g.goalOf[sq] == noSquare || int(g.phaseOf[g.goalOf[sq]]) > g.cur
 }
 
 // packingLevel reports whether b is a goal-room level: at least
@@ -127,15 +160,15 @@ func (s *searcher) packTerm(from, to uint16) (term int, productive bool) {
 // filled in phase order.
 func (g *packGuide) packPhase(boxAt []int16) (done int) {
 	g.cur = len(g.phases)
-	for k, goals := range g.phases {
+	for k, targets := range g.phases {
 		filled := 0
-		for _, sq := range goals {
-			if boxAt[sq] >= 0 {
+		for _, sq := range targets {
+			if g.done(sq, boxAt) {
 				filled++
 			}
 		}
 		done += filled
-		if filled < len(goals) {
+		if filled < len(targets) {
 			g.cur = k
 			break
 		}
@@ -146,19 +179,19 @@ func (g *packGuide) packPhase(boxAt []int16) (done int) {
 // subgoalTerm is the subgoal keying's term of the position on the board.
 func (s *searcher) subgoalTerm() int {
 	g := &s.pk
-	term := packGoalWeight * (len(s.boxes) - g.packPhase(s.boxAt))
+	term := packGoalWeight * (g.targets - g.packPhase(s.boxAt))
 	if g.cur == len(g.phases) {
 		return term
 	}
 	best := Inf
 	for _, t := range g.phases[g.cur] {
-		if s.boxAt[t] >= 0 {
+		if g.done(t, s.boxAt) {
 			continue
 		}
-		pd := g.pdist[s.b.GoalIndex[t]]
+		pd := g.pdist[t]
 		for _, b := range s.boxes {
-			if ph := g.phaseOf[b]; ph >= 0 && int(ph) <= g.cur {
-				continue // home
+			if g.home(b) {
+				continue
 			}
 			if d := int(pd[b]); d < best {
 				best = d
@@ -176,19 +209,19 @@ func (s *searcher) subgoalTerm() int {
 // and whether the move was productive.
 func (s *searcher) progressTerm(from, to uint16) (term int, productive bool) {
 	g := &s.pk
-	term = packGoalWeight * (len(s.boxes) - g.packPhase(s.boxAt))
+	term = packGoalWeight * (g.targets - g.packPhase(s.boxAt))
 	if to == noSquare || g.cur == len(g.phases) {
 		return term, false
 	}
-	if ph := g.phaseOf[to]; ph >= 0 && int(ph) <= g.cur {
+	if g.home(to) {
 		return term, true // the box is home
 	}
 	best, closer := Inf, 0
 	for _, t := range g.phases[g.cur] {
-		if s.boxAt[t] >= 0 {
+		if g.done(t, s.boxAt) {
 			continue
 		}
-		pd := g.pdist[s.b.GoalIndex[t]]
+		pd := g.pdist[t]
 		d := int(pd[to])
 		if d < best {
 			best = d

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"path/filepath"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -58,4 +59,90 @@ func TestPackingPriority(t *testing.T) {
 			t.Errorf("keying %d: priorities at bounds 0 and 25 (-want +got):\n%s", keying, diff)
 		}
 	}
+}
+
+// TestParkingTargets checks how the packing guide counts a parking square:
+// filled while a box stands on it or once its box has reached its goal,
+// and a box on it at home only until the goal's phase comes. The plan is
+// made up: phase 0 parks a box on p for goal g, phase 1 fills g.
+func TestParkingTargets(t *testing.T) {
+	b := mustAnalyze(t, loadCollection(t, "testdata/bench12.xsb")[0])
+	g := b.Goals[0]
+	var p uint16
+	for sq := uint16(0); int(sq) < b.Squares; sq++ {
+		if b.GoalIndex[sq] < 0 && !b.Dead[sq] {
+			p = sq
+			break
+		}
+	}
+	dist := make([][]uint16, len(b.Goals))
+	for i := range dist {
+		dist[i] = make([]uint16, b.Squares+1)
+	}
+	plan := &fillPlan{phases: [][]uint16{{p}, {g}}, dist: dist, park: []parking{{sq: p, goal: g, dist: make([]uint16, b.Squares+1)}}}
+	var pk packGuide
+	pk.init(b, plan, packProgress)
+	boxAt := make([]int16, b.Squares+1)
+	for i := range boxAt {
+		boxAt[i] = -1
+	}
+	type state struct {
+		Done, Cur      int
+		HomeOnParking  bool
+		ParkingFilled  bool
+		TargetsCounted int
+	}
+	look := func() state {
+		done := pk.packPhase(boxAt)
+		return state{Done: done, Cur: pk.cur, HomeOnParking: pk.home(p), ParkingFilled: pk.done(p, boxAt), TargetsCounted: pk.targets}
+	}
+	var got []state
+	got = append(got, look()) // nothing placed
+	boxAt[p] = 0
+	got = append(got, look()) // parked: phase 1 is due, the box must go on
+	boxAt[p], boxAt[g] = -1, 0
+	got = append(got, look()) // delivered
+	want := []state{
+		{Done: 0, Cur: 0, HomeOnParking: true, ParkingFilled: false, TargetsCounted: 2},
+		{Done: 1, Cur: 1, HomeOnParking: false, ParkingFilled: true, TargetsCounted: 2},
+		{Done: 2, Cur: 2, HomeOnParking: false, ParkingFilled: true, TargetsCounted: 2},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+// TestParkingPlan: on XSokoban 87 the top row of the goal room can only be
+// filled from the room above it, so the fill plan parks boxes there before
+// the row below is filled; each parking square comes in a phase before its
+// goal's, and the packing search solves the level within a few thousand
+// expansions (it did not within 100,000 without parking). Skips without
+// SOKOD_LEVELS.
+func TestParkingPlan(t *testing.T) {
+	l := loadCollection(t, filepath.Join(levelsDir(t), "xsokoban90.xsb"))[86]
+	b := mustAnalyze(t, l)
+	plan := newFillPlan(context.Background(), b)
+	if plan == nil || len(plan.park) == 0 {
+		t.Fatalf("plan %v: no parking squares", plan != nil)
+	}
+	phase := map[uint16]int{}
+	for k, targets := range plan.phases {
+		for _, sq := range targets {
+			phase[sq] = k
+		}
+	}
+	for _, p := range plan.park {
+		if phase[p.sq] >= phase[p.goal] {
+			t.Errorf("parking square %v in phase %d, its goal %v in phase %d", squareNames(b, []uint16{p.sq}), phase[p.sq], squareNames(b, []uint16{p.goal}), phase[p.goal])
+		}
+	}
+	r, err := Solve(context.Background(), b, Options{Objective: ObjectiveAny, Strategy: StrategyPacking, Heuristic: testHeuristic(b, RuleMatching),
+		Budget: Budget{Nodes: 20000, Memory: 64 << 20}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Status != Solved {
+		t.Fatalf("%v (%s) after %d expansions", r.Status, r.Reason, r.Stats.Nodes)
+	}
+	checkSolution(t, l, r)
 }

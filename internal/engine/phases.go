@@ -25,21 +25,40 @@ import (
 // nothing but such goals are left, they are filled from the start. When a
 // round empties nothing else, there is no plan.
 //
+// Parking (YASS's packing order does the same): when, in a round, no
+// goal's box can be pulled to a start square, a box that can be pulled to
+// a square off the goals where no box starts is parked there instead: it
+// stays on the board, and a later round must pull it on to a start square.
+// Read forwards, the parking square is a target of an earlier phase (a box
+// is brought there first) and the goal one of a later phase (the box goes
+// on from there). When a parked box can never be pulled to a start square,
+// the plan is made again without parking, a box pulled to such a square
+// then leaving the board.
+//
 // The player stands, in the solved position, in the region of its start
 // square (or of the first square off the goals when the start is on one),
 // and a pull needs the player on the side the box moves to and the square
 // beyond free.
 //
-// The phase distances are, for every goal, the fewest pushes that bring a
-// lone box from each square to it when the goals of the earlier phases hold
-// boxes that can never move again (boxes there that could still be pushed
-// aside are no obstacle): the distances that matter once the earlier
-// phases are filled.
+// The phase distances are, for every target (goal or parking square), the
+// fewest pushes that bring a lone box from each square to it when the
+// targets of the earlier phases hold boxes that can never move again (boxes
+// there that could still be pushed aside are no obstacle, nor is the box
+// parked for it): the distances that matter once the earlier phases are
+// filled.
 
 // fillPlan is a level's fill phases and phase distances.
 type fillPlan struct {
-	phases [][]uint16
+	phases [][]uint16 // targets: goals, and parking squares
 	dist   [][]uint16 // per goal index, per square
+	park   []parking
+}
+
+// parking is a parking square of a fill plan: the square, the goal its
+// box goes on to, and the phase distances to the square.
+type parking struct {
+	sq, goal uint16
+	dist     []uint16
 }
 
 // maxPhaseWork bounds the squares the reverse searches of one plan may
@@ -52,15 +71,24 @@ const maxPhaseWork = 50_000_000
 func newFillPlan(ctx context.Context, b *Board) *fillPlan {
 	ps := newPhaseSearch(b)
 	ps.work, ps.bounded, ps.stop = maxPhaseWork, true, ctx.Done()
-	phases := ps.run()
+	phases := ps.run(true)
+	if phases == nil && !ps.spent() {
+		phases = ps.run(false)
+	}
 	if phases == nil || ps.spent() {
 		return nil
 	}
-	dist := ps.phaseDistances(phases)
+	plan := &fillPlan{phases: phases}
+	for sq := range b.Squares {
+		if g := ps.parkedFor[sq]; g != noSquare {
+			plan.park = append(plan.park, parking{sq: uint16(sq), goal: g})
+		}
+	}
+	ps.phaseDistances(plan)
 	if ps.spent() {
 		return nil
 	}
-	return &fillPlan{phases: phases, dist: dist}
+	return plan
 }
 
 // spent reports whether a bounded search has used up its work or its
@@ -99,13 +127,17 @@ type phaseSearch struct {
 	toStart bool
 	used    []bool
 	dist    []uint16 // scratch distances (pullDistancesInto)
+	// parkedFor: per square, the goal whose box is parked there, else
+	// noSquare
+	parkedFor []uint16
+	landed    uint16 // the square the last successful pullsAway ended on
 }
 
 func newPhaseSearch(b *Board) *phaseSearch {
 	n := b.Squares + 1
 	ps := &phaseSearch{b: b, filled: make([]bool, n), start: make([]bool, n), source: make([]bool, n),
 		fl: board.NewBlockedFlood(b), seen: make([]int32, n*4), done: make([]int32, n*4),
-		dist: make([]uint16, n)}
+		dist: make([]uint16, n), parkedFor: make([]uint16, n)}
 	for _, sq := range b.StartBoxes {
 		ps.start[sq] = true
 	}
@@ -190,29 +222,53 @@ func (ps *phaseSearch) anchor() uint16 {
 	return b.Wall()
 }
 
-func (ps *phaseSearch) run() [][]uint16 {
+// run returns the rounds read forwards, the phases; with park, boxes that
+// reach no start square are parked (see Parking above). nil when there is
+// no plan.
+func (ps *phaseSearch) run(park bool) [][]uint16 {
 	b := ps.b
 	anchor := ps.anchor()
 	if anchor == b.Wall() {
 		return nil
 	}
+	clear(ps.filled)
+	for i := range ps.parkedFor {
+		ps.parkedFor[i] = noSquare
+	}
 	for _, g := range b.Goals {
 		ps.filled[g] = true
 	}
 	ps.used = make([]bool, b.Squares+1)
+	var parked []uint16 // parking squares holding a box
 	var rounds [][]uint16
 	left := len(b.Goals)
 	for left > 0 && !ps.spent() {
 		var out []uint16
-		for _, toStart := range []bool{true, false} {
-			ps.toStart = toStart
-			for _, g := range b.Goals {
-				if ps.filled[g] && ps.pullsAway(g, anchor) {
-					out = append(out, g)
-				}
+		ps.toStart = true
+		for _, t := range b.Goals {
+			if ps.filled[t] && ps.pullsAway(t, anchor) {
+				out = append(out, t)
 			}
-			if len(out) > 0 {
-				break
+		}
+		for _, t := range parked {
+			if ps.filled[t] && ps.pullsAway(t, anchor) {
+				out = append(out, t)
+			}
+		}
+		if len(out) == 0 {
+			ps.toStart = false
+			for _, g := range b.Goals {
+				if !ps.filled[g] || !ps.pullsAway(g, anchor) {
+					continue
+				}
+				out = append(out, g)
+				if q := ps.landed; park && !ps.start[q] {
+					// The box stays on q until a later round moves it on.
+					ps.filled[q] = true
+					ps.parkedFor[q] = g
+					parked = append(parked, q)
+					left++
+				}
 			}
 		}
 		if len(out) == 0 {
@@ -227,8 +283,8 @@ func (ps *phaseSearch) run() [][]uint16 {
 		if len(out) == 0 {
 			return nil
 		}
-		for _, g := range out {
-			ps.filled[g] = false
+		for _, t := range out {
+			ps.filled[t] = false
 		}
 		left -= len(out)
 		rounds = append(rounds, out)
@@ -282,9 +338,11 @@ func (ps *phaseSearch) pullsAway(g, anchor uint16) bool {
 			if ps.toStart {
 				if ps.start[q] && !ps.used[q] && b.GoalIndex[q] < 0 {
 					ps.used[q] = true
+					ps.landed = q
 					return true
 				}
-			} else if ps.source[q] {
+			} else if ps.source[q] && !ps.filled[q] {
+				ps.landed = q
 				return true
 			}
 			if ns := int32(q)*4 + int32(e); ps.seen[ns] != gen {
@@ -296,27 +354,43 @@ func (ps *phaseSearch) pullsAway(g, anchor uint16) bool {
 	return false
 }
 
-// phaseDistances returns, for every goal, the fewest pushes that bring a
-// lone box from each square to it when the goals of the earlier phases
-// hold boxes that can no longer move: pdist[goal][sq], Inf when it cannot.
-// A box on an earlier phase's goal that could still be moved aside is no
-// obstacle. These are the distances that matter once the earlier phases
-// are filled.
-func (ps *phaseSearch) phaseDistances(phases [][]uint16) [][]uint16 {
+// phaseDistances sets the plan's phase distances: for every target, the
+// fewest pushes that bring a lone box from each square to it when the
+// targets of the earlier phases hold boxes that can no longer move (Inf
+// when it cannot). A box on an earlier target that could still be moved
+// aside is no obstacle, nor is the box parked for a goal. These are the
+// distances that matter once the earlier phases are filled.
+func (ps *phaseSearch) phaseDistances(plan *fillPlan) {
 	b := ps.b
-	out := make([][]uint16, len(b.Goals))
+	plan.dist = make([][]uint16, len(b.Goals))
+	parkOf := make(map[uint16]int, len(plan.park)) // goal -> index in plan.park
+	at := make(map[uint16]int, len(plan.park))     // parking square -> index
+	for i, p := range plan.park {
+		parkOf[p.goal], at[p.sq] = i, i
+	}
 	clear(ps.filled)
-	for _, goals := range phases {
+	for _, targets := range plan.phases {
 		ps.freezeFilled()
-		for _, t := range goals {
-			out[b.GoalIndex[t]] = ps.pullDistances(t)
+		for _, t := range targets {
+			if i, ok := parkOf[t]; ok {
+				// The box parked for t is no obstacle on its way there.
+				was := ps.filled[plan.park[i].sq]
+				ps.filled[plan.park[i].sq] = false
+				plan.dist[b.GoalIndex[t]] = ps.pullDistances(t)
+				ps.filled[plan.park[i].sq] = was
+				continue
+			}
+			if i, ok := at[t]; ok {
+				plan.park[i].dist = ps.pullDistances(t)
+				continue
+			}
+			plan.dist[b.GoalIndex[t]] = ps.pullDistances(t)
 		}
-		for _, t := range goals {
+		for _, t := range targets {
 			ps.filled[t] = true
 		}
 	}
 	clear(ps.filled)
-	return out
 }
 
 // freezeFilled keeps in ps.filled only the boxes that can never move: the

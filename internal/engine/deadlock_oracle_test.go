@@ -185,7 +185,10 @@ func TestCorralDeadlocksIndependently(t *testing.T) {
 			player uint16
 		}
 		var got []claim
-		runSteps(b, 3000, func(s *searcher) {
+		// Without cluster deadlocks, which would prune many of the
+		// positions whose corrals this checks (their own claims are
+		// checked by TestClusterDeadlocksIndependently).
+		runSteps(b, 3000, TechClusterDeadlocks, func(s *searcher) {
 			s.onCorralDead = func(k []uint16, player uint16) {
 				if len(got) < 25 && len(k) <= 5 {
 					got = append(got, claim{append([]uint16(nil), k...), player})
@@ -237,7 +240,7 @@ func TestClusterDeadlocksIndependently(t *testing.T) {
 			player uint16
 		}
 		var got []claim
-		runSteps(b, 2000, func(s *searcher) {
+		runSteps(b, 2000, 0, func(s *searcher) {
 			s.onClusterDead = func(k []uint16, player uint16) {
 				got = append(got, claim{append([]uint16(nil), k...), player})
 			}
@@ -258,10 +261,11 @@ func TestClusterDeadlocksIndependently(t *testing.T) {
 	}
 }
 
-// runSteps runs the default search of ObjectiveAny on b for at most nodes
-// expansions, after setup has seen the searcher, and returns it.
-func runSteps(b *Board, nodes int, setup func(*searcher)) *searcher {
-	opts := Options{Objective: ObjectiveAny, Heuristic: testHeuristic(b, RuleMatching), Budget: Budget{Nodes: int64(nodes)}}
+// runSteps runs the default search of ObjectiveAny, with the techniques off
+// switched off, on b for at most nodes expansions, after setup has seen the
+// searcher, and returns it.
+func runSteps(b *Board, nodes int, off Techniques, setup func(*searcher)) *searcher {
+	opts := Options{Objective: ObjectiveAny, Heuristic: testHeuristic(b, RuleMatching), Budget: Budget{Nodes: int64(nodes)}, Off: off}
 	s := newSearcher(b, opts.Heuristic, opts, NewWorkspace(64<<20))
 	if setup != nil {
 		setup(s)

@@ -765,11 +765,14 @@ func TestCorralPruningKeepsOptimality(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if r1.Status == GaveUp {
+			continue // nothing to compare: the search without the pruning is not run
+		}
 		r2, err := Solve(context.Background(), b, Options{Objective: ObjectivePushes, Heuristic: h, Budget: budget, Workspace: ws, Off: TechPICorrals})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if r1.Status == GaveUp || r2.Status == GaveUp {
+		if r2.Status == GaveUp {
 			continue
 		}
 		compared++

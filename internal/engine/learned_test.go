@@ -66,7 +66,7 @@ func TestLearnedDeadlocksIndependently(t *testing.T) {
 	sets, checked := 0, 0
 	for _, l := range levels[:8] {
 		b := mustAnalyze(t, l)
-		ls := &runSteps(b, 3000, nil).learned
+		ls := &runSteps(b, 3000, 0, nil).learned
 		for id := 0; id < ls.used && id < 10; id++ {
 			start, end := ls.off[id], ls.off[id+1]
 			k := ls.data[start : start+int32(ls.nk[id])]

@@ -92,21 +92,14 @@ func abs(x int) int {
 // the rules must have fired.
 func TestDeadlockRulesAgainstOracle(t *testing.T) {
 	n := 120
-	if v, err := strconv.Atoi(os.Getenv("SOKOD_RANDOM_LEVELS")); err == nil && v > 0 {
+	if v := soakLevels(); v > 0 {
 		n = v
 	}
 	rng := rand.New(rand.NewPCG(11, 12))
 	var locked, subDead, frozenGoals, cluster, packing int64
 	tried := 0
 	for tried < n {
-		src := clutteredLevel(rng)
-		if src == "" {
-			continue
-		}
-		l, err := sokoban.Parse(src)
-		if err != nil {
-			continue
-		}
+		l, src := parseRandom(rng, clutteredLevel)
 		want := oraclePushes(l, 1_000_000)
 		if want == -2 {
 			continue
@@ -219,21 +212,13 @@ func TestCorralDeadlocksIndependently(t *testing.T) {
 // so a claim plainBoxSearch refutes is a bug.
 func TestClusterDeadlocksIndependently(t *testing.T) {
 	n := 300
-	if v, err := strconv.Atoi(os.Getenv("SOKOD_RANDOM_LEVELS")); err == nil && v > 0 {
+	if v := soakLevels(); v > 0 {
 		n = v
 	}
 	rng := rand.New(rand.NewPCG(21, 22))
 	claims, checked := 0, 0
-	for tried := 0; tried < n; {
-		src := clutteredLevel(rng)
-		if src == "" {
-			continue
-		}
-		l, err := sokoban.Parse(src)
-		if err != nil {
-			continue
-		}
-		tried++
+	for range n {
+		l, src := parseRandom(rng, clutteredLevel)
 		b := mustAnalyze(t, l)
 		type claim struct {
 			k      []uint16
@@ -390,20 +375,13 @@ func floodUnseen(b *Board, p uint16, seen []bool, stack []uint16) []uint16 {
 // must be unable to reach goals.
 func TestClusterSearchAgainstPlainSearch(t *testing.T) {
 	n := 10000
-	if v, err := strconv.Atoi(os.Getenv("SOKOD_RANDOM_LEVELS")); err == nil && v > 0 {
+	if v := soakLevels(); v > 0 {
 		n = 30 * v
 	}
 	rng := rand.New(rand.NewPCG(31, 32))
 	dead, confirmed := 0, 0
 	for tried := 0; tried < n; {
-		src := clutteredLevel(rng)
-		if src == "" {
-			continue
-		}
-		l, err := sokoban.Parse(src)
-		if err != nil {
-			continue
-		}
+		l, src := parseRandom(rng, clutteredLevel)
 		b := mustAnalyze(t, l)
 		var free []uint16
 		for sq := uint16(0); int(sq) < b.Squares; sq++ {
@@ -447,5 +425,26 @@ func TestClusterSearchAgainstPlainSearch(t *testing.T) {
 	t.Logf("%d dead verdicts, %d confirmed by exhaustion", dead, confirmed)
 	if confirmed == 0 {
 		t.Error("no dead verdict confirmed")
+	}
+}
+
+// soakLevels is the number of random levels SOKOD_RANDOM_LEVELS asks for,
+// for a longer soak run, or 0.
+func soakLevels() int {
+	if v, err := strconv.Atoi(os.Getenv("SOKOD_RANDOM_LEVELS")); err == nil && v > 0 {
+		return v
+	}
+	return 0
+}
+
+// parseRandom returns the next level of gen's that parses, and its text
+// for failure messages; gen returns "" when it made none.
+func parseRandom(rng *rand.Rand, gen func(*rand.Rand) string) (*sokoban.Level, string) {
+	for {
+		if src := gen(rng); src != "" {
+			if l, err := sokoban.Parse(src); err == nil {
+				return l, src
+			}
+		}
 	}
 }

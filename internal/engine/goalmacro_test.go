@@ -309,14 +309,7 @@ func TestGoalMacrosAgainstOracle(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	tried, unsolvable, reruns, fired := 0, 0, 0, int64(0)
 	for tried < n {
-		src := goalAreaLevel(rng)
-		if src == "" {
-			continue
-		}
-		l, err := sokoban.Parse(src)
-		if err != nil {
-			continue
-		}
+		l, src := parseRandom(rng, goalAreaLevel)
 		b := mustAnalyze(t, l)
 		if len(b.Areas) == 0 {
 			continue

@@ -52,11 +52,7 @@ func TestTrueTablesKeepResults(t *testing.T) {
 	tried := 0
 	var pruned int64
 	for tried < n {
-		src := randomLevel(rng)
-		l, err := sokoban.Parse(src)
-		if src == "" || err != nil {
-			continue
-		}
+		l, src := parseRandom(rng, randomLevel)
 		tried++
 		want := oraclePushes(l, 500_000)
 		if want == -2 {

@@ -8,7 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// TestInterleavedSearches: on a goal-room level the packing search's two
+// TestInterleavedSearches: on a goal-room level the packing search's three
 // keyings and the alternating search take turns. In turns of a few
 // expansions every search gets its share, the node budget holds for all
 // of them together, the parts of the workspace stay within the memory
@@ -28,7 +28,7 @@ func TestInterleavedSearches(t *testing.T) {
 		t.Fatalf("got %v (%s), packing search %v; want solved by searches in turns", full.Status, full.Reason, full.Stats.Packing)
 	}
 	checkSolution(t, l, full)
-	// The packing search's two keyings had turns, and so did the
+	// The packing search's keyings had turns, and so did the
 	// alternating search, unless the solution came within the first turns.
 	if full.Stats.PackingNodes == 0 || full.Stats.Nodes-full.Stats.PackingNodes == 0 && full.Stats.Nodes > 2*opts.turnNodes {
 		t.Errorf("%d expansions, %d of them by the packing search: a search had no turn", full.Stats.Nodes, full.Stats.PackingNodes)

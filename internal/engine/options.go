@@ -276,7 +276,7 @@ const (
 	// (see ida.go), for either objective; under ObjectivePushes it proves
 	// push-optimality as A* does, in far less memory and more time.
 	StrategyIDA
-	// StrategyPacking: the packing search alone (packing.go), its two
+	// StrategyPacking: the packing search alone (packing.go), its three
 	// keyings in turn, on levels with a fill plan; others get
 	// StrategyAlternate. StrategyAlternate runs it first on goal-room
 	// levels.

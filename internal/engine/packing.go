@@ -1,8 +1,8 @@
 package engine
 
 // The packing search: best-first search steered by the level's fill phases
-// (phases.go), for goal-room levels under ObjectiveAny, in two keyings that
-// run in turn (each is brittle where the other is not).
+// (phases.go), for goal-room levels under ObjectiveAny, in three keyings
+// that run in turn (each is brittle where the others are not).
 //
 // The progress keying, after YASS's packing-order search: a state's key is
 //
@@ -35,6 +35,16 @@ package engine
 // expansion keep their parent's key (expand.corralKey), since the corral
 // must be opened before anything else and its pushes are no step back.
 //
+// The bound keying is the progress keying with the boxes' distances added:
+// its key is the progress key plus packBoundWeight times the sum, over the
+// boxes, of each one's push distance to its nearest goal (YASS's simple
+// lower bound, which YASS's own key holds too). A push that takes a box
+// nearer some goal then pays for itself even when it does not serve the
+// phase, and one that takes a box away costs more, so among the states a
+// plateau of the progress key holds (many pushes are free there) it goes
+// first to those with the boxes nearer home; where the progress keying is
+// drawn into an early goal bought with boxes left far off, this one is not.
+//
 // The subgoal keying is A* towards the next goal: g counts every push, and
 // the key is g + packGoalWeight*(goals not filled in phase order) +
 // packSubgoalWeight*(the fewest pushes from a box not home to an empty goal
@@ -44,7 +54,7 @@ package engine
 //
 // The keys say nothing of optimality; in the progress keying g is not the
 // push count (the path's pushes are still counted in the solution). Under
-// the default strategy both keyings run on the levels that qualify
+// the default strategy the three keyings run on the levels that qualify
 // (packingLevel), in turns with the alternating search (interleave.go).
 
 // noSquare stands for no square where one is optional.
@@ -62,6 +72,10 @@ const (
 	// packSubgoalWeight weighs the distance to the next goal in the
 	// subgoal keying.
 	packSubgoalWeight = 2
+	// packBoundWeight weighs the boxes' distances in the bound keying: at
+	// 2, a push that takes a box one square nearer its nearest goal lowers
+	// the key even when it is unproductive.
+	packBoundWeight = 2
 )
 
 // packKeying says how a packing search keys its states.
@@ -70,6 +84,7 @@ type packKeying uint8
 const (
 	packProgress packKeying = iota + 1 // unproductive pushes free: YASS's
 	packSubgoal                        // A* towards the next goal
+	packBound                          // the progress keying plus the boxes' distances: YASS's whole key
 )
 
 // packGuide is the packing search's state in a searcher.
@@ -84,6 +99,9 @@ type packGuide struct {
 	// for other squares
 	goalOf []uint16
 	cur    int // the phase being filled in the position packMove saw
+	// near: per square, a lone box's push distance to its nearest goal
+	// (the bound keying's only)
+	near []uint16
 }
 
 // init sets the guide up with the level's fill phases fp, nil for none.
@@ -104,6 +122,9 @@ func (g *packGuide) init(b *Board, fp *fillPlan, keying packKeying) {
 	}
 	for _, p := range fp.park {
 		g.pdist[p.sq], g.goalOf[p.sq] = p.dist, p.goal
+	}
+	if keying == packBound {
+		g.near = nearestGoal(b)
 	}
 	for k, targets := range g.phases {
 		g.targets += len(targets)
@@ -145,13 +166,37 @@ func packingLevel(b *Board) bool {
 	return n >= packMinGoals
 }
 
+// nearestGoal returns, per square, a lone box's push distance from it to
+// its nearest goal (Inf where none is reachable, the sentinel included).
+func nearestGoal(b *Board) []uint16 {
+	n := len(b.Goals)
+	near := make([]uint16, b.Squares+1)
+	for sq := range near {
+		near[sq] = Inf
+		if sq == b.Squares {
+			break
+		}
+		for _, d := range b.Dist[sq*n : sq*n+n] {
+			near[sq] = min(near[sq], d)
+		}
+	}
+	return near
+}
+
 // packTerm returns the packing part of the key of the position on the
 // board (all but g and h), reached by the move that took a box from from to
 // to (noSquare for the start), and whether that move was productive (which
 // only the progress keying asks).
 func (s *searcher) packTerm(from, to uint16) (term int, productive bool) {
-	if s.pk.keying == packSubgoal {
+	switch s.pk.keying {
+	case packSubgoal:
 		return s.subgoalTerm(), false
+	case packBound:
+		term, productive = s.progressTerm(from, to)
+		for _, b := range s.boxes {
+			term += packBoundWeight * int(s.pk.near[b])
+		}
+		return term, productive
 	}
 	return s.progressTerm(from, to)
 }

@@ -115,8 +115,8 @@ func Solve(ctx context.Context, b *Board, opts Options) (*Result, error) {
 
 // searchStages returns the searches one Solve runs. Under the default
 // strategy for ObjectiveAny a goal-room level (packingLevel) with a fill
-// plan gets the packing search in both its keyings beside the alternating
-// search; StrategyPacking runs the two keyings alone. The searches run
+// plan gets the packing search in its three keyings beside the alternating
+// search; StrategyPacking runs the three keyings alone. The searches run
 // interleaved (interleave.go). It records in st whether the packing search
 // runs.
 func searchStages(ctx context.Context, b *Board, opts Options, st *Stats) []Options {
@@ -124,7 +124,7 @@ func searchStages(ctx context.Context, b *Board, opts Options, st *Stats) []Opti
 	if opts.Objective == ObjectiveAny && (opts.Strategy == StrategyPacking ||
 		opts.Strategy == StrategyAlternate && opts.Off&TechPacking == 0 && opts.Heuristic.Estimator == nil && packingLevel(b)) {
 		if plan := newFillPlan(ctx, b); plan != nil {
-			for _, keying := range []packKeying{packProgress, packSubgoal} {
+			for _, keying := range []packKeying{packProgress, packSubgoal, packBound} {
 				pk := opts
 				pk.Strategy, pk.plan, pk.keying = StrategyPacking, plan, keying
 				stages = append(stages, pk)

@@ -65,6 +65,9 @@ func (s *searcher) expand(r uint32, g, hcur, fcur int) (Status, string, uint32) 
 	gen := s.gen
 	s.inCorral = false
 	moves := s.genMoves(gen, pnorm)
+	if s.pk.near != nil {
+		s.pk.dist = s.pk.boxDistances(s.boxes) // the bound keying's children start from it
+	}
 	if s.overdue() {
 		return GaveUp, s.endReason(), 0
 	}

@@ -100,7 +100,9 @@ type packGuide struct {
 	goalOf []uint16
 	cur    int // the phase being filled in the position packMove saw
 	// near: per square, a lone box's push distance to its nearest goal
-	// (the bound keying's only)
+	// (the bound keying's only); dist: their sum over the boxes of the
+	// position being expanded, so that a child's costs one move's change
+	dist int
 	near []uint16
 }
 
@@ -173,14 +175,22 @@ func nearestGoal(b *Board) []uint16 {
 	near := make([]uint16, b.Squares+1)
 	for sq := range near {
 		near[sq] = Inf
-		if sq == b.Squares {
-			break
-		}
+	}
+	for sq := 0; sq < b.Squares; sq++ {
 		for _, d := range b.Dist[sq*n : sq*n+n] {
 			near[sq] = min(near[sq], d)
 		}
 	}
 	return near
+}
+
+// boxDistances returns the sum of near over the boxes on squares boxes.
+func (g *packGuide) boxDistances(boxes []uint16) int {
+	sum := 0
+	for _, b := range boxes {
+		sum += int(g.near[b])
+	}
+	return sum
 }
 
 // packTerm returns the packing part of the key of the position on the
@@ -193,10 +203,12 @@ func (s *searcher) packTerm(from, to uint16) (term int, productive bool) {
 		return s.subgoalTerm(), false
 	case packBound:
 		term, productive = s.progressTerm(from, to)
-		for _, b := range s.boxes {
-			term += packBoundWeight * int(s.pk.near[b])
+		if from == noSquare {
+			return term + packBoundWeight*s.pk.boxDistances(s.boxes), productive // the root
 		}
-		return term, productive
+		// One box has moved since expand summed the distances.
+		dist := s.pk.dist - int(s.pk.near[from]) + int(s.pk.near[to])
+		return term + packBoundWeight*dist, productive
 	}
 	return s.progressTerm(from, to)
 }

@@ -41,6 +41,12 @@ type turnSlot struct {
 	ended bool
 	peak  int64 // the most memory a search in this slot took
 	turn  int64 // expansions in its next turn
+	// opts are the search's options; a packing search starts again with
+	// a new seed (restart.go) once it has expanded restartAt states in
+	// its run (run, from 0)
+	opts      Options
+	run       int64
+	restartAt int64
 }
 
 // schedule runs the searches of one Solve in turns.
@@ -99,6 +105,7 @@ func (sc *schedule) launch(sl *turnSlot, o Options) {
 	if prev != nil && !sl.ended {
 		sc.retire(sl, true)
 	}
+	sl.opts = o
 	if o.Budget.Nodes > 0 {
 		o.Budget.Nodes = max(1, o.Budget.Nodes-sc.nodes())
 	}
@@ -117,6 +124,24 @@ func (sc *schedule) launch(sl *turnSlot, o Options) {
 		s.bt.carry(prev.bt)
 	}
 	sl.s, sl.begun, sl.ended, sl.turn = s, false, false, sc.turn
+	sl.restartAt = 0
+	if s.pk.on && o.Off&TechRestarts == 0 {
+		unit := int64(restartUnit)
+		if o.restartNodes > 0 {
+			unit = o.restartNodes
+		}
+		sl.restartAt = unit * luby(sl.run+1)
+	}
+}
+
+// restart starts the packing search in slot sl again, its next run with a
+// new seed (restart.go).
+func (sc *schedule) restart(sl *turnSlot) {
+	sl.run++
+	o := sl.opts
+	o.seed = runSeed(sl.run)
+	sc.launch(sl, o)
+	sc.st.Restarts++
 }
 
 // retire adds the counts of sl's search to the stats, while its part of
@@ -170,6 +195,9 @@ func (sc *schedule) run(ctx context.Context) (*searcher, Status, string, uint32)
 			if !end {
 				if sc.timed {
 					sl.resize(sl.s.nodes-nodes, sc.opts.Clock().Sub(begin))
+				}
+				if sl.restartAt > 0 && sl.s.nodes >= sl.restartAt {
+					sc.restart(sl)
 				}
 				continue
 			}

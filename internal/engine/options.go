@@ -165,9 +165,13 @@ type Options struct {
 	macroGoals int
 	// turnNodes (tests), when positive, replaces sliceNodes.
 	turnNodes int64
-	// plan and keying make a packing search (set by Solve).
+	// restartNodes (tests), when positive, replaces restartUnit.
+	restartNodes int64
+	// plan and keying make a packing search (set by Solve); seed, when
+	// not 0, perturbs its keys (a restart, restart.go).
 	plan   *fillPlan
 	keying packKeying
+	seed   uint64
 }
 
 // Techniques is a set of the search's techniques that can be switched off
@@ -203,6 +207,9 @@ const (
 	// TechClusterDeadlocks: clusters of boxes proved dead by a relaxed
 	// search of their own (cluster.go).
 	TechClusterDeadlocks
+	// TechRestarts: the packing searches' restarts with perturbed keys
+	// (restart.go).
+	TechRestarts
 )
 
 var techniqueNames = []struct {
@@ -217,6 +224,7 @@ var techniqueNames = []struct {
 	{TechPacking, "packing"},
 	{TechHomeMoves, "home-moves"},
 	{TechClusterDeadlocks, "cluster-deadlocks"},
+	{TechRestarts, "restarts"},
 }
 
 // TechniqueNames lists the names ParseTechniques accepts.
@@ -332,8 +340,11 @@ type Stats struct {
 	// PackingNodes its share of Nodes.
 	Packing      bool
 	PackingNodes int64
-	MaxDepth     int // deepest state expanded, in pushes
-	InitialLB    int // lower bound of the start position
+	// Restarts counts the packing searches started again with perturbed
+	// keys (restart.go).
+	Restarts  int64
+	MaxDepth  int // deepest state expanded, in pushes
+	InitialLB int // lower bound of the start position
 	// Macros counts children made by a tunnel macro, MacroPushes the pushes
 	// those macros added after the first, Stuck the children pruned with a
 	// box stuck in a tunnel (tunnel.go).

@@ -104,11 +104,14 @@ type packGuide struct {
 	// position being expanded, so that a child's costs one move's change
 	dist int
 	near []uint16
+	// seed, when not 0, adds a pseudo-random term below packNoise to
+	// every key, the same for a position whenever it is keyed (restart.go)
+	seed uint64
 }
 
 // init sets the guide up with the level's fill phases fp, nil for none.
-func (g *packGuide) init(b *Board, fp *fillPlan, keying packKeying) {
-	g.on, g.keying = fp != nil, keying
+func (g *packGuide) init(b *Board, fp *fillPlan, keying packKeying, seed uint64) {
+	g.on, g.keying, g.seed = fp != nil, keying, seed
 	if !g.on {
 		return
 	}
@@ -200,17 +203,22 @@ func (g *packGuide) boxDistances(boxes []uint16) int {
 func (s *searcher) packTerm(from, to uint16) (term int, productive bool) {
 	switch s.pk.keying {
 	case packSubgoal:
-		return s.subgoalTerm(), false
+		term = s.subgoalTerm()
 	case packBound:
 		term, productive = s.progressTerm(from, to)
 		if from == noSquare {
-			return term + packBoundWeight*s.pk.boxDistances(s.boxes), productive // the root
+			term += packBoundWeight * s.pk.boxDistances(s.boxes) // the root
+		} else {
+			// One box has moved since expand summed the distances.
+			term += packBoundWeight * (s.pk.dist - int(s.pk.near[from]) + int(s.pk.near[to]))
 		}
-		// One box has moved since expand summed the distances.
-		dist := s.pk.dist - int(s.pk.near[from]) + int(s.pk.near[to])
-		return term + packBoundWeight*dist, productive
+	default:
+		term, productive = s.progressTerm(from, to)
 	}
-	return s.progressTerm(from, to)
+	if s.pk.seed != 0 {
+		term += keyNoise(s.boxHash, s.pk.seed)
+	}
+	return term, productive
 }
 
 // packPhase sets g.cur, the phase being filled, and returns the goals

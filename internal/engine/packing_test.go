@@ -145,7 +145,7 @@ func TestParkingTargets(t *testing.T) {
 	}
 	plan := &fillPlan{phases: [][]uint16{{p}, {g}}, dist: dist, park: []parking{{sq: p, goal: g, dist: make([]uint16, b.Squares+1)}}}
 	var pk packGuide
-	pk.init(b, plan, packProgress)
+	pk.init(b, plan, packProgress, 0)
 	boxAt := make([]int16, b.Squares+1)
 	for i := range boxAt {
 		boxAt[i] = -1

@@ -235,7 +235,7 @@ func newSearcher(b *Board, h *Heuristic, opts Options, ws *Workspace) *searcher 
 		s.kinds = []queueKind{byWeighted}
 	case opts.Strategy == StrategyPacking && opts.plan != nil:
 		s.kinds = []queueKind{byPacking}
-		s.pk.init(b, opts.plan, opts.keying)
+		s.pk.init(b, opts.plan, opts.keying, opts.seed)
 		if s.gm.on {
 			// The macros fill the goal areas in the plan's order, not in
 			// the areas' own, which the plan need not follow.

@@ -105,19 +105,7 @@ func TestBoundKeying(t *testing.T) {
 		if plan == nil {
 			t.Fatalf("XSokoban %d: no fill plan", n)
 		}
-		run := func(k packKeying) Status {
-			s := newSearcher(b, testHeuristic(b, RuleMatching), Options{Objective: ObjectiveAny, Strategy: StrategyPacking, plan: plan, keying: k}, NewWorkspace(256<<20))
-			defer s.finish()
-			st, _, _, end := s.begin()
-			for !end && s.nodes < budget {
-				st, _, _, end = s.step()
-			}
-			if !end {
-				return GaveUp
-			}
-			return st
-		}
-		got = append(got, outcome{n, run(packProgress), run(packBound)})
+		got = append(got, outcome{n, runPacking(b, plan, packProgress, 0, budget), runPacking(b, plan, packBound, 0, budget)})
 		want = append(want, outcome{n, GaveUp, Solved})
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
@@ -209,4 +197,20 @@ func TestParkingPlan(t *testing.T) {
 		t.Fatalf("%v (%s) after %d expansions", r.Status, r.Reason, r.Stats.Nodes)
 	}
 	checkSolution(t, l, r)
+}
+
+// runPacking runs one packing search (keying, seed) on b for at most
+// budget expansions and returns how it ended, GaveUp when the budget did.
+func runPacking(b *Board, plan *fillPlan, keying packKeying, seed uint64, budget int64) Status {
+	s := newSearcher(b, testHeuristic(b, RuleMatching), Options{Objective: ObjectiveAny, Strategy: StrategyPacking,
+		plan: plan, keying: keying, seed: seed}, NewWorkspace(256<<20))
+	defer s.finish()
+	st, _, _, end := s.begin()
+	for !end && s.nodes < budget {
+		st, _, _, end = s.step()
+	}
+	if !end {
+		return GaveUp
+	}
+	return st
 }

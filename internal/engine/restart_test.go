@@ -96,22 +96,9 @@ func TestPerturbedRuns(t *testing.T) {
 		t.Fatal("XSokoban 86: no fill plan")
 	}
 	const budget = 25000
-	run := func(seed uint64) Status {
-		s := newSearcher(b, testHeuristic(b, RuleMatching), Options{Objective: ObjectiveAny, Strategy: StrategyPacking,
-			plan: plan, keying: packProgress, seed: seed}, NewWorkspace(256<<20))
-		defer s.finish()
-		st, _, _, end := s.begin()
-		for !end && s.nodes < budget {
-			st, _, _, end = s.step()
-		}
-		if !end {
-			return GaveUp
-		}
-		return st
-	}
 	var got []Status
 	for run0 := int64(0); run0 <= 2; run0++ {
-		got = append(got, run(runSeed(run0)))
+		got = append(got, runPacking(b, plan, packProgress, runSeed(run0), budget))
 	}
 	if diff := cmp.Diff([]Status{GaveUp, Solved, Solved}, got); diff != "" {
 		t.Errorf("runs 0, 1 and 2 within %d expansions (-want +got):\n%s", budget, diff)

@@ -448,3 +448,48 @@ func parseRandom(rng *rand.Rand, gen func(*rand.Rand) string) (*sokoban.Level, s
 		}
 	}
 }
+
+// TestCorralSubSearchIndependently checks the corral sub-search's verdicts
+// on sets of boxes from cluttered random levels: a set it finds dead must
+// be unable to reach goals alone on the board, which plainBoxSearch
+// confirms when it exhausts their positions. Some of the sets must be
+// proved dead after a box got out of the corral and left the search.
+func TestCorralSubSearchIndependently(t *testing.T) {
+	n := 300
+	if v := soakLevels(); v > 0 {
+		n = v
+	}
+	rng := rand.New(rand.NewPCG(31, 32))
+	var dead, checked int
+	var outDead int64
+	for range n {
+		l, src := parseRandom(rng, clutteredLevel)
+		b := mustAnalyze(t, l)
+		ss := newSubSearch(b)
+		start := b.StartBoxes
+		if len(start) < 2 {
+			continue
+		}
+		for range 6 {
+			k := make([]uint16, 0, maxQuickK)
+			for _, i := range rng.Perm(len(start))[:2+rng.IntN(min(3, len(start)-1))] {
+				k = append(k, start[i])
+			}
+			if !ss.deadlocked(k, b.StartPlayer, b.StartPlayer, uint16(b.Squares), subLimit) {
+				continue
+			}
+			dead++
+			switch plainBoxSearch(b, k, b.StartPlayer, 200_000) {
+			case 1:
+				t.Fatalf("level\n%sboxes %v were found dead, but can reach goals", src, squareNames(b, k))
+			case 0:
+				checked++
+			}
+		}
+		outDead += ss.outDead
+	}
+	t.Logf("%d sets found dead (%d after a box got out), %d confirmed by exhaustion", dead, outDead, checked)
+	if checked == 0 || outDead == 0 {
+		t.Errorf("%d dead sets confirmed, %d proved after a box got out: the levels do not exercise the sub-search", checked, outDead)
+	}
+}

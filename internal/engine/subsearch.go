@@ -6,12 +6,21 @@ package engine
 // whether K's boxes can all be pushed onto goals, the player starting where
 // it stands. Removing boxes only frees squares, so every solution of the
 // whole position, cut down to the pushes of K's boxes, is a way to do that:
-// if it is impossible, the position is a deadlock. The search explores
-// K's positions breadth-first, pruning by dead squares and by the freeze
-// test among K's boxes, and gives up (proving nothing) after subLimit
-// positions, when it finds K's boxes all on goals, or when the player gets
-// into the corral. Answers are cached by the boxes' squares and the
-// player's region.
+// if it is impossible, the position is a deadlock.
+//
+// A box that gets out of the corral, onto a square of the player's region
+// at the start (K's boxes alone on the board), leaves the search there, as
+// YASS's corral deadlock search does: the question becomes whether the
+// boxes that never get out can all end on goals. Every solution still cuts
+// down to a way to do that (take each box off where it first gets out;
+// fewer boxes only free squares), so the proof stands, and the search no
+// longer follows a box that got out across the board.
+//
+// The search explores K's positions breadth-first, pruning by dead squares
+// and by the freeze test among the boxes left, and gives up (proving
+// nothing) after subLimit positions, when the boxes left are all on goals,
+// or when the player gets into the corral. Answers are cached by the
+// boxes' squares and the player's region.
 
 // subSearch is the scratch of the corral deadlock search, allocated once
 // per searcher.
@@ -33,8 +42,13 @@ type subSearch struct {
 	cache  []subResult
 	limit  int
 	inside uint16 // a square of the corral under test
+	// out stamps (with ogen) the player's region at the start: a box
+	// pushed there leaves the search
+	out  []uint32
+	ogen uint32
 	// statistics
 	runs, dead int64
+	outDead    int64 // dead verdicts reached after a box got out
 }
 
 type subResult struct {
@@ -69,7 +83,7 @@ func newSubSearch(b *Board) *subSearch {
 	ss := &subSearch{b: b, boxAt: make([]int16, n), stamp: make([]uint32, n), fq: make([]uint16, 0, n),
 		fmark: make([]uint32, n), fstack: make([]uint16, 0, maxSubK+1),
 		seen: make([]uint64, subSeen), epoch: make([]uint32, subSeen), cache: make([]subResult, subCache),
-		states: make([]uint16, 0, (maxSubK+1)*(subLimit+4*maxSubK))}
+		states: make([]uint16, 0, (maxSubK+1)*(subLimit+4*maxSubK)), out: make([]uint32, n)}
 	for i := range ss.boxAt {
 		ss.boxAt[i] = -1
 	}
@@ -81,10 +95,10 @@ func newSubSearch(b *Board) *subSearch {
 // be proved unable to reach goals on their own, the player on player, whose
 // region in the whole position has the normalised square pnorm (the
 // answer's cache key with k: that region decides the player's with k's
-// boxes alone). It explores at most limit positions. The
-// search gives up as soon as the player gets to inside, a square of the
-// corral: a corral that opens is seldom a deadlock, and proving one costs
-// a search to the end.
+// boxes alone). It explores at most limit positions. The search gives up
+// as soon as the player gets to inside, a square of the corral: a corral
+// that opens is seldom a deadlock, and proving one costs a search to the
+// end.
 func (ss *subSearch) deadlocked(k []uint16, player, pnorm, inside uint16, limit int) bool {
 	b := ss.b
 	key := b.ZPlayer[pnorm]
@@ -127,20 +141,26 @@ func (ss *subSearch) search(k []uint16, player uint16, key uint64) bool {
 		ss.ep = 1
 	}
 	ss.visit(key)
+	ss.markOut(k, player)
 	ss.states = append(ss.states[:0], k...)
 	ss.states = append(ss.states, player)
 	width := n + 1
 	expanded := 0
+	out := false
 	for head := 0; head < len(ss.states); head += width {
 		st := ss.states[head : head+width]
-		onGoal := 0
+		onGoal, left := 0, 0
 		for i, sq := range st[:n] {
+			if sq == noSquare {
+				continue
+			}
+			left++
 			ss.boxAt[sq] = int16(i)
 			if b.GoalIndex[sq] >= 0 {
 				onGoal++
 			}
 		}
-		if onGoal == n {
+		if onGoal == left {
 			ss.clearBoxes(st[:n])
 			return false
 		}
@@ -152,7 +172,9 @@ func (ss *subSearch) search(k []uint16, player uint16, key uint64) bool {
 		}
 		var h uint64
 		for _, sq := range st[:n] {
-			h ^= b.ZBox[sq]
+			if sq != noSquare {
+				h ^= b.ZBox[sq]
+			}
 		}
 		if !ss.visit(h ^ b.ZPlayer[norm] ^ expandedKey) {
 			ss.clearBoxes(st[:n])
@@ -164,6 +186,9 @@ func (ss *subSearch) search(k []uint16, player uint16, key uint64) bool {
 		}
 		for i := 0; i < n; i++ {
 			from := ss.states[head+i]
+			if from == noSquare {
+				continue
+			}
 			for d := 0; d < 4; d++ {
 				to := b.Nbr[int(from)*4+d]
 				side := b.Nbr[int(from)*4+(d^2)]
@@ -176,14 +201,18 @@ func (ss *subSearch) search(k []uint16, player uint16, key uint64) bool {
 				if frozen {
 					continue
 				}
-				ck := h ^ b.ZBox[from] ^ b.ZBox[to] ^ b.ZPlayer[from]
+				dst, zto := to, b.ZBox[to]
+				if ss.out[to] == ss.ogen {
+					dst, zto, out = noSquare, 0, true // out of the corral
+				}
+				ck := h ^ b.ZBox[from] ^ zto ^ b.ZPlayer[from]
 				if !ss.visit(ck) {
 					continue
 				}
 				for j := 0; j < n; j++ {
 					sq := ss.states[head+j]
 					if j == i {
-						sq = to
+						sq = dst
 					}
 					ss.states = append(ss.states, sq)
 				}
@@ -191,6 +220,9 @@ func (ss *subSearch) search(k []uint16, player uint16, key uint64) bool {
 			}
 		}
 		ss.clearBoxes(ss.states[head : head+n])
+	}
+	if out {
+		ss.outDead++
 	}
 	return true
 }
@@ -216,9 +248,29 @@ func (ss *subSearch) outside(k []uint16, player uint16, out []uint16, max int) (
 	return out, true
 }
 
+// markOut stamps the player's region with the boxes k alone on the board,
+// the player on player, as the squares out of the corral.
+func (ss *subSearch) markOut(k []uint16, player uint16) {
+	for i, sq := range k {
+		ss.boxAt[sq] = int16(i)
+	}
+	ss.flood(player)
+	ss.clearBoxes(k)
+	ss.ogen++
+	if ss.ogen == 0 {
+		clear(ss.out)
+		ss.ogen = 1
+	}
+	for _, sq := range ss.fq {
+		ss.out[sq] = ss.ogen
+	}
+}
+
 func (ss *subSearch) clearBoxes(sqs []uint16) {
 	for _, sq := range sqs {
-		ss.boxAt[sq] = -1
+		if sq != noSquare {
+			ss.boxAt[sq] = -1
+		}
 	}
 }
 

@@ -475,6 +475,8 @@ func TestCorralSubSearchIndependently(t *testing.T) {
 			for _, i := range rng.Perm(len(start))[:2+rng.IntN(min(3, len(start)-1))] {
 				k = append(k, start[i])
 			}
+			// The wall sentinel as the corral's square: the player never
+			// gets there, so only the search decides.
 			if !ss.deadlocked(k, b.StartPlayer, b.StartPlayer, uint16(b.Squares), subLimit) {
 				continue
 			}

@@ -81,7 +81,7 @@ func (s *searcher) piCorral(gen uint32, pnorm uint16) bool {
 			// The region's own boxes may be unable to let the player in
 			// even alone on the board, which the merged corral below,
 			// with more boxes, does not show.
-			if k := s.kbox[:s.kregion]; s.sub != nil && len(k) <= maxQuickK && s.sub.deadlocked(k, s.player, pnorm, n, quickLimit) {
+			if k := s.kbox[:s.kregion]; s.sub != nil && len(k) <= maxQuickK && s.sub.deadlocked(k, s.player, pnorm, s.subInside(n), quickLimit) {
 				if s.onCorralDead != nil {
 					s.onCorralDead(k, s.player)
 				}
@@ -156,7 +156,7 @@ func (s *searcher) hindsight(pnorm uint16) {
 	if s.sub == nil || len(s.kbest) > maxSubK {
 		return
 	}
-	if s.sub.deadlocked(s.kbest, s.player, pnorm, s.kin, subLimit) {
+	if s.sub.deadlocked(s.kbest, s.player, pnorm, s.subInside(s.kin), subLimit) {
 		s.learnSub(s.kbest)
 	}
 }
@@ -168,6 +168,7 @@ func (s *searcher) subDeadlocked(inside, pnorm uint16, pi bool) ([]uint16, bool)
 	if s.sub == nil {
 		return nil, false
 	}
+	inside = s.subInside(inside)
 	if len(s.kplain) <= maxSubK && s.sub.deadlocked(s.kplain, s.player, pnorm, inside, subLimit) {
 		return s.kplain, true
 	}
@@ -176,6 +177,24 @@ func (s *searcher) subDeadlocked(inside, pnorm uint16, pi bool) ([]uint16, bool)
 	}
 	return nil, false
 }
+
+// subInside returns the square whose reaching by the player ends a corral
+// sub-search (subsearch.go), given sq, a square of the corral: the wall,
+// which the player never reaches, while the sub-searches have expanded at
+// most subAllowance positions more than the search has. Following the
+// player into the corral proves many more corrals dead; the budget keeps
+// it from costing more than the search itself where they are not.
+func (s *searcher) subInside(sq uint16) uint16 {
+	if s.sub.work <= s.nodes+subAllowance {
+		return s.wall
+	}
+	return sq
+}
+
+// subAllowance is the sub-search positions allowed beyond the search's
+// expansions, so that a search starts out following the player into
+// corrals.
+const subAllowance = 20000
 
 // learnLocked keeps the deadlock lockedCorral has just found: its boxes
 // s.kbox with the player outside its region s.queue[:s.cregion], when a box

@@ -495,3 +495,28 @@ func TestCorralSubSearchIndependently(t *testing.T) {
 		t.Errorf("%d dead sets confirmed, %d proved after a box got out: the levels do not exercise the sub-search", checked, outDead)
 	}
 }
+
+// TestSubInsideBudget checks the corral sub-search's budget: it follows the
+// player into the corral (the wall as the square that ends it) while its
+// positions stay within the search's expansions and the allowance, and
+// stops at the corral's square after that.
+func TestSubInsideBudget(t *testing.T) {
+	b := mustAnalyze(t, parseLevel(t, "#####\n#@$.#\n#####\n"))
+	s := newSearcher(b, testHeuristic(b, RuleMatching), Options{Objective: ObjectiveAny}, NewWorkspace(1<<20))
+	const sq = 2
+	for _, tc := range []struct {
+		nodes, work int64
+		want        uint16
+	}{
+		{0, 0, s.wall},
+		{0, subAllowance, s.wall},
+		{0, subAllowance + 1, sq},
+		{1000, subAllowance + 1000, s.wall},
+		{1000, subAllowance + 1001, sq},
+	} {
+		s.nodes, s.sub.work = tc.nodes, tc.work
+		if got := s.subInside(sq); got != tc.want {
+			t.Errorf("%d expansions, %d sub-search positions: subInside = %d, want %d", tc.nodes, tc.work, got, tc.want)
+		}
+	}
+}

@@ -325,11 +325,11 @@ type Stats struct {
 	Corrals    int64 // expansions restricted to the pushes of a PI-corral
 	CorralDead int64 // expansions with a PI-corral and no push: deadlocks
 	// LockedCorrals counts expansions ended by a corral its own boxes
-	// cannot open (corral.go), SubSearches the corral sub-searches run and
-	// SubDead those that proved a deadlock (subsearch.go), FrozenGoals the
-	// children pruned because boxes frozen on goals wall the others off
-	// (goalfreeze.go).
-	LockedCorrals, SubSearches, SubDead, FrozenGoals int64
+	// cannot open (corral.go), SubSearches the corral sub-searches run,
+	// SubDead those that proved a deadlock and SubPositions the positions
+	// they expanded (subsearch.go), FrozenGoals the children pruned because
+	// boxes frozen on goals wall the others off (goalfreeze.go).
+	LockedCorrals, SubSearches, SubDead, SubPositions, FrozenGoals int64
 	// Learned counts the corral and cluster deadlocks kept (learned.go),
 	// LearnedPruned the children and queued positions they pruned.
 	Learned, LearnedPruned int64

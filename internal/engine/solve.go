@@ -160,6 +160,7 @@ func (s *searcher) addStats(st *Stats) {
 	if s.sub != nil {
 		st.SubSearches += s.sub.runs
 		st.SubDead += s.sub.dead
+		st.SubPositions += s.sub.work
 	}
 	st.FrozenGoals += s.gf.pruned
 	st.Learned = max(st.Learned, int64(s.learned.used)) // the next search starts with them

@@ -19,8 +19,9 @@ package engine
 // The search explores K's positions breadth-first, pruning by dead squares
 // and by the freeze test among the boxes left, and gives up (proving
 // nothing) after subLimit positions, when the boxes left are all on goals,
-// or when the player gets into the corral. Answers are cached by the
-// boxes' squares and the player's region.
+// or, when its caller asks (corral.go, subInside), as soon as the player
+// gets into the corral. Answers are cached by the boxes' squares and the
+// player's region.
 
 // subSearch is the scratch of the corral deadlock search, allocated once
 // per searcher.
@@ -49,6 +50,7 @@ type subSearch struct {
 	// statistics
 	runs, dead int64
 	outDead    int64 // dead verdicts reached after a box got out
+	work       int64 // positions expanded, over all sub-searches
 }
 
 type subResult struct {
@@ -57,9 +59,12 @@ type subResult struct {
 }
 
 const (
-	subSeen  = 1 << 13 // visited-position slots
-	subCache = 1 << 12 // cached answers
-	maxSubK  = 8       // the most boxes a sub-search takes
+	subSeen = 1 << 13 // visited-position slots
+	// subCache is the answers cached: the same corral comes back in many
+	// positions that differ elsewhere, and a sub-search that follows the
+	// player into the corral costs far more than a slot.
+	subCache = 1 << 16
+	maxSubK  = 8 // the most boxes a sub-search takes
 	// subLimit is the positions a sub-search explores before it gives
 	// up: the dead corrals it finds are tight, and a larger limit costs
 	// more on the corrals that are not dead than it finds.
@@ -96,9 +101,9 @@ func newSubSearch(b *Board) *subSearch {
 // region in the whole position has the normalised square pnorm (the
 // answer's cache key with k: that region decides the player's with k's
 // boxes alone). It explores at most limit positions. The search gives up
-// as soon as the player gets to inside, a square of the corral: a corral
-// that opens is seldom a deadlock, and proving one costs a search to the
-// end.
+// as soon as the player gets to inside, a square of the corral, or never
+// for the wall sentinel: a corral that opens is less often a deadlock, and
+// proving one costs a search to the end.
 func (ss *subSearch) deadlocked(k []uint16, player, pnorm, inside uint16, limit int) bool {
 	b := ss.b
 	key := b.ZPlayer[pnorm]
@@ -180,6 +185,7 @@ func (ss *subSearch) search(k []uint16, player uint16, key uint64) bool {
 			ss.clearBoxes(st[:n])
 			continue // its region was expanded from another square
 		}
+		ss.work++
 		if expanded++; expanded > ss.limit {
 			ss.clearBoxes(st[:n])
 			return false // too big to decide

@@ -45,8 +45,10 @@ const (
 	recentLearned = 32
 	// maxPerSquare bounds the sets a square is in: every move onto the
 	// square looks at all of them, and on a small board the sets learned
-	// late are mostly variants of the ones before.
-	maxPerSquare = 16
+	// late are mostly variants of the ones before. The corral sub-search
+	// proves many sets around the same squares, so a tighter bound drops
+	// ones that still prune.
+	maxPerSquare = 64
 )
 
 func (l *learnedSets) init(squares int) {

@@ -214,9 +214,7 @@ func (s *searcher) learnLocked() {
 // the boxes k with the player where it stands: it holds wherever the player
 // stands among the squares it reaches with k's boxes alone on the board.
 func (s *searcher) learnSub(k []uint16) {
-	if c, ok := s.sub.outside(k, s.player, s.lcorral[:0], maxLearnedCorral); ok {
-		s.learnSet(k, c)
-	}
+	s.learnSet(k, s.sub.outside(k, s.player, s.lcorral[:0]))
 }
 
 // learnSet adds boxes k with the player outside corral c to the learned

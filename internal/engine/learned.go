@@ -21,25 +21,24 @@ package engine
 
 // learnedSets is a searcher's store of learned deadlocks.
 type learnedSets struct {
-	// set i holds boxes data[off[i]:off[i]+nk[i]] and corral squares
-	// data[off[i]+nk[i]:off[i+1]].
-	data []uint16
-	off  []int32
-	nk   []uint8
-	bySq [][]int32 // per square: the sets whose K holds it
-	keys []uint64  // open addressing over the sets' hashes, to learn each once
-	used int
-	hits int64 // children pruned
-	late int64 // queued positions found dead when taken out
+	// set i holds boxes data[off[i]:off[i+1]] and corral squares the bits
+	// of cbits[i*words:(i+1)*words]: a corral can be most of the board, and
+	// a bit is one test for the player.
+	data  []uint16
+	off   []int32
+	cbits []uint64
+	words int
+	bySq  [][]int32 // per square: the sets whose K holds it
+	keys  []uint64  // open addressing over the sets' hashes, to learn each once
+	used  int
+	hits  int64 // children pruned
+	late  int64 // queued positions found dead when taken out
 }
 
 const (
 	// maxLearned bounds the sets kept, so the store stays small beside the
 	// transposition table.
 	maxLearned = 1 << 14
-	// maxLearnedCorral bounds the squares of C a set keeps: a test whose
-	// player-free side is larger is seldom met again.
-	maxLearnedCorral = 48
 	// recentLearned is how many of the sets learned last a position taken
 	// out of the open list is checked against (holds).
 	recentLearned = 32
@@ -53,15 +52,16 @@ const (
 
 func (l *learnedSets) init(squares int) {
 	l.bySq = make([][]int32, squares+1)
+	l.words = (squares + 64) / 64
 	l.keys = make([]uint64, 2*maxLearned)
 	l.off = append(make([]int32, 0, 64), 0)
 }
 
 // learn adds the deadlock of boxes k with the player outside corral c;
 // key identifies the pair. It does nothing for a pair known already, a
-// corral too large, a square in maxPerSquare sets already, or a full store.
+// square in maxPerSquare sets already, or a full store.
 func (l *learnedSets) learn(k, c []uint16, key uint64) {
-	if len(l.off)-1 >= maxLearned || len(c) > maxLearnedCorral || len(k) == 0 || len(k) > 255 {
+	if len(l.off)-1 >= maxLearned || len(k) == 0 {
 		return
 	}
 	for _, sq := range k {
@@ -83,9 +83,12 @@ func (l *learnedSets) learn(k, c []uint16, key uint64) {
 	l.keys[i] = key
 	id := int32(len(l.off) - 1)
 	l.data = append(l.data, k...)
-	l.data = append(l.data, c...)
 	l.off = append(l.off, int32(len(l.data)))
-	l.nk = append(l.nk, uint8(len(k)))
+	base := len(l.cbits)
+	l.cbits = append(l.cbits, make([]uint64, l.words)...)
+	for _, sq := range c {
+		l.cbits[base+int(sq)/64] |= 1 << (sq % 64)
+	}
 	for _, sq := range k {
 		l.bySq[sq] = append(l.bySq[sq], id)
 	}
@@ -110,19 +113,22 @@ func (l *learnedSets) holds(boxAt []int16, player uint16) bool {
 // match reports whether set id holds in the position on boxAt with the
 // player on player.
 func (l *learnedSets) match(id int32, boxAt []int16, player uint16) bool {
-	start, end := l.off[id], l.off[id+1]
-	k := l.data[start : start+int32(l.nk[id])]
-	for _, sq := range k {
+	for _, sq := range l.boxes(id) {
 		if boxAt[sq] < 0 {
 			return false
 		}
 	}
-	for _, sq := range l.data[start+int32(l.nk[id]) : end] {
-		if sq == player {
-			return false
-		}
-	}
-	return true
+	return !l.inCorral(id, player)
+}
+
+// boxes returns set id's boxes K.
+func (l *learnedSets) boxes(id int32) []uint16 {
+	return l.data[l.off[id]:l.off[id+1]]
+}
+
+// inCorral reports whether square sq is in set id's corral C.
+func (l *learnedSets) inCorral(id int32, sq uint16) bool {
+	return l.cbits[int(id)*l.words+int(sq)/64]&(1<<(sq%64)) != 0
 }
 
 // dead reports whether the position on boxAt, whose last move put a box on

@@ -68,9 +68,13 @@ func TestLearnedDeadlocksIndependently(t *testing.T) {
 		b := mustAnalyze(t, l)
 		ls := &runSteps(b, 3000, 0, nil).learned
 		for id := 0; id < ls.used && id < 10; id++ {
-			start, end := ls.off[id], ls.off[id+1]
-			k := ls.data[start : start+int32(ls.nk[id])]
-			c := ls.data[start+int32(ls.nk[id]) : end]
+			k := ls.boxes(int32(id))
+			var c []uint16
+			for sq := range b.Squares {
+				if ls.inCorral(int32(id), uint16(sq)) {
+					c = append(c, uint16(sq))
+				}
+			}
 			if len(k) > 4 {
 				continue
 			}

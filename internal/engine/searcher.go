@@ -192,7 +192,7 @@ func newSearcher(b *Board, h *Heuristic, opts Options, ws *Workspace) *searcher 
 	if s.corralDeadlocks {
 		s.sub = newSubSearch(b)
 		s.learned.init(n)
-		s.lcorral = make([]uint16, 0, maxLearnedCorral)
+		s.lcorral = make([]uint16, 0, n)
 	}
 	if opts.Off&TechClusterDeadlocks == 0 {
 		s.cluster = newClusterSearch(b)

@@ -234,9 +234,8 @@ func (ss *subSearch) search(k []uint16, player uint16, key uint64) bool {
 }
 
 // outside appends to out the free squares the player on player cannot
-// reach with only the boxes k on the board, and reports false (out
-// unusable) when there are more than max.
-func (ss *subSearch) outside(k []uint16, player uint16, out []uint16, max int) ([]uint16, bool) {
+// reach with only the boxes k on the board.
+func (ss *subSearch) outside(k []uint16, player uint16, out []uint16) []uint16 {
 	for i, sq := range k {
 		ss.boxAt[sq] = int16(i)
 	}
@@ -245,13 +244,10 @@ func (ss *subSearch) outside(k []uint16, player uint16, out []uint16, max int) (
 	gen := ss.gen
 	for sq := 0; sq < ss.b.Squares; sq++ {
 		if ss.stamp[sq] != gen && ss.boxAt[sq] == -1 {
-			if len(out) == max {
-				return out, false
-			}
 			out = append(out, uint16(sq))
 		}
 	}
-	return out, true
+	return out
 }
 
 // markOut stamps the player's region with the boxes k alone on the board,

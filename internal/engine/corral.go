@@ -48,7 +48,8 @@ package engine
 // The sub-search runs on a plain region's own boxes, on a merged corral's
 // own boxes, and on those with the outside boxes that joined: the joined
 // boxes, and the regions merged in, can be what lets the player in, so the
-// smaller sets are dead more often.
+// smaller sets are dead more often. A PI-corral left with no push is kept
+// too (learnNoPush), after a check with its boxes alone on the board.
 
 // piCorral looks for a PI-corral in the current position, whose player
 // region is stamped with gen (normalised square pnorm). It returns whether
@@ -131,6 +132,7 @@ func (s *searcher) piCorral(gen uint32, pnorm uint16) bool {
 			// whichever other corrals there are: with none of them alive,
 			// the position is dead.
 			if s.corralDeadlocks && moves > 0 && s.dropDeadPushes() == 0 {
+				s.learnNoPush(pnorm)
 				s.cmoves = s.cmoves[:0]
 				return true
 			}
@@ -139,6 +141,9 @@ func (s *searcher) piCorral(gen uint32, pnorm uint16) bool {
 				s.cmoves = append(s.cmoves[:0], s.cscratch...)
 				s.kbest, s.kin = append(s.kbest[:0], s.kbox...), n
 				if best == 0 {
+					if s.corralDeadlocks {
+						s.learnNoPush(pnorm)
+					}
 					return true
 				}
 			}
@@ -469,4 +474,118 @@ func (s *searcher) corralRule(gen, cg uint32) (blocker uint16, ok bool) {
 		}
 	}
 	return noSquare, true
+}
+
+// learnNoPush keeps the deadlock of a PI-corral none of whose boxes K has a
+// push left that does not freeze a box off a goal (YASS's "no legal
+// pushes" deadlocks). With K's boxes alone on the board the player may
+// reach more, so the set is checked again there (noPush), and boxes are
+// dropped while it still holds, for a set that more positions hold. It is
+// a deadlock wherever K's boxes stand and the player is outside their
+// corral, some box of K being off its goal: before a box of K moves the
+// player cannot get into the corral, and whatever the other boxes did,
+// every first push of a K box is one noPush rejected (other boxes only
+// freeze more). pnorm is the position's normalised player square.
+func (s *searcher) learnNoPush(pnorm uint16) {
+	key := s.zpl[pnorm]
+	for _, b := range s.kbox {
+		key ^= s.zbox[b]
+	}
+	slot := &s.noPushTried[key&(noPushTried-1)]
+	if *slot == key {
+		return
+	}
+	*slot = key
+	k := append(s.kred[:0], s.kbox...)
+	if _, dead := s.noPush(k); !dead || !s.offGoal(k) {
+		return
+	}
+	for i := 0; i < len(k) && len(k) > 1; {
+		k[i], k[len(k)-1] = k[len(k)-1], k[i]
+		if _, dead := s.noPush(k[:len(k)-1]); dead && s.offGoal(k[:len(k)-1]) {
+			k = k[:len(k)-1]
+			continue
+		}
+		k[i], k[len(k)-1] = k[len(k)-1], k[i]
+		i++
+	}
+	// The corral: every square the player does not reach with K alone
+	// (K's own squares too, where no player can stand with K in place).
+	rg, _ := s.noPush(k)
+	c := s.lcorral[:0]
+	for sq := uint16(0); int(sq) < s.b.Squares; sq++ {
+		if s.cstamp[sq] != rg {
+			c = append(c, sq)
+		}
+	}
+	if s.onNoPushDead != nil {
+		s.onNoPushDead(k, c)
+	}
+	s.learnSet(k, c)
+	s.kred = k
+}
+
+// noPushTried is the slots of the cache of the corrals learnNoPush has
+// tried: a dead corral comes back in positions queued before it was
+// learned.
+const noPushTried = 1 << 12
+
+// offGoal reports whether a box on one of the squares k is off its goal.
+func (s *searcher) offGoal(k []uint16) bool {
+	for _, b := range k {
+		if s.goals[b] < 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// noPush reports whether, with only the boxes on squares k on the board,
+// no box of k has a push from the player's region onto a square that is
+// not dead and that leaves no box off a goal frozen. A box outside k on the
+// target counts as a possible push (it cannot be tested in place). The
+// player's region is left stamped in cstamp with region.
+func (s *searcher) noPush(k []uint16) (region uint32, dead bool) {
+	cg := s.nextGen()
+	for _, b := range k {
+		s.cmark[b] = cg
+	}
+	rg := s.nextGen()
+	q := s.queue
+	s.cstamp[s.player] = rg
+	q[0] = s.player
+	for head, tail := 0, 1; head < tail; head++ {
+		c := int(q[head]) * 4
+		for _, m := range s.nbr[c : c+4 : c+4] {
+			if s.cstamp[m] == rg || s.boxAt[m] == -2 || (s.boxAt[m] >= 0 && s.cmark[m] == cg) {
+				continue
+			}
+			s.cstamp[m] = rg
+			q[tail] = m
+			tail++
+		}
+	}
+	for _, b := range k {
+		for d := 0; d < 4; d++ {
+			p, t := s.nbr[int(b)*4+(d^2)], s.nbr[int(b)*4+d]
+			if s.cstamp[p] != rg || s.boxAt[t] == -2 || s.b.Dead[t] || (s.boxAt[t] >= 0 && s.cmark[t] == cg) {
+				continue
+			}
+			if s.boxAt[t] >= 0 {
+				return rg, false
+			}
+			i := int(s.boxAt[b])
+			s.moveBox(i, b, t)
+			s.cmark[t] = cg
+			s.fOnly = cg
+			frozen := s.freezeDeadlock(t)
+			s.fOnly = 0
+			s.cmark[t] = 0
+			s.moveBox(i, t, b)
+			if !frozen {
+				return rg, false
+			}
+		}
+	}
+	return rg, true
 }

@@ -1,7 +1,9 @@
 package engine
 
 import (
+	"math/rand/v2"
 	"path/filepath"
+	"slices"
 	"testing"
 )
 
@@ -106,5 +108,61 @@ func TestLearnedDeadlocksIndependently(t *testing.T) {
 	t.Logf("%d learned sets, %d player regions confirmed by exhaustion", sets, checked)
 	if checked == 0 {
 		t.Error("no learned set confirmed")
+	}
+}
+
+// TestNoPushDeadlocksIndependently checks the sets learnNoPush keeps, on
+// XSokoban 1-12 and on cluttered random levels, by plainBoxSearch of each
+// set's boxes alone on the board: with the player in every region outside
+// the set's corral, they must not reach goals. Sets of more than five boxes
+// are beyond an exhaustive check and are only counted.
+func TestNoPushDeadlocksIndependently(t *testing.T) {
+	type claim struct{ k, c []uint16 }
+	var boards []*Board
+	for _, l := range loadCollection(t, filepath.Join(levelsDir(t), "xsokoban90.xsb"))[:12] {
+		boards = append(boards, mustAnalyze(t, l))
+	}
+	rng := rand.New(rand.NewPCG(31, 32))
+	for range 200 {
+		l, _ := parseRandom(rng, clutteredLevel)
+		boards = append(boards, mustAnalyze(t, l))
+	}
+	claims, checked := 0, 0
+	for _, b := range boards {
+		var got []claim
+		runSteps(b, 3000, TechClusterDeadlocks, func(s *searcher) {
+			s.onNoPushDead = func(k, c []uint16) {
+				claims++
+				if len(got) < 10 && len(k) <= 5 {
+					got = append(got, claim{slices.Clone(k), slices.Clone(c)})
+				}
+			}
+		})
+		for _, cl := range got {
+			covered := make([]bool, b.Squares+1)
+			for _, x := range cl.k {
+				covered[x] = true
+			}
+			for _, x := range cl.c {
+				covered[x] = true
+			}
+			for p := 0; p < b.Squares; p++ {
+				if covered[p] {
+					continue
+				}
+				floodUnseen(b, uint16(p), covered, nil)
+				switch plainBoxSearch(b, cl.k, uint16(p), 100_000) {
+				case 1:
+					t.Fatalf("boxes %v, corral %v: with the player on %d they reach goals",
+						squareNames(b, cl.k), squareNames(b, cl.c), p)
+				case 0:
+					checked++
+				}
+			}
+		}
+	}
+	t.Logf("%d sets kept, %d player regions confirmed by exhaustion", claims, checked)
+	if checked == 0 {
+		t.Error("no set confirmed")
 	}
 }

@@ -79,6 +79,8 @@ type searcher struct {
 	kplain        []uint16 // the corral's boxes before outside boxes joined (piCorral)
 	kregion       int      // lockedCorral: the region's own boxes are kbox[:kregion]
 	kbest         []uint16 // the boxes of the PI-corral cmoves came from
+	kred          []uint16 // scratch: learnNoPush's boxes
+	noPushTried   []uint64 // the corrals learnNoPush tried, by key
 	kin           uint16   // and a square of it
 	cneed         bool     // the corral being checked needs work
 	cscratch      []push   // its available inward pushes
@@ -103,6 +105,9 @@ type searcher struct {
 	// onCorralDead (tests) sees the boxes and the player of every corral
 	// found dead by its own boxes.
 	onCorralDead func(k []uint16, player uint16)
+	// onNoPushDead (tests) sees the boxes and the corral of every set
+	// learnNoPush keeps.
+	onNoPushDead func(k, c []uint16)
 
 	// tunnel macros (tunnel.go)
 	tunnels bool
@@ -193,6 +198,7 @@ func newSearcher(b *Board, h *Heuristic, opts Options, ws *Workspace) *searcher 
 		s.sub = newSubSearch(b)
 		s.learned.init(n)
 		s.lcorral = make([]uint16, 0, n)
+		s.noPushTried = make([]uint64, noPushTried)
 	}
 	if opts.Off&TechClusterDeadlocks == 0 {
 		s.cluster = newClusterSearch(b)
@@ -209,6 +215,7 @@ func newSearcher(b *Board, h *Heuristic, opts Options, ws *Workspace) *searcher 
 	s.kbox = make([]uint16, 0, len(b.StartBoxes))
 	s.kplain = make([]uint16, 0, len(b.StartBoxes))
 	s.kbest = make([]uint16, 0, len(b.StartBoxes))
+	s.kred = make([]uint16, 0, len(b.StartBoxes))
 	s.cscratch = make([]push, 0, 4*len(b.StartBoxes))
 	s.cmoves = make([]push, 0, 4*len(b.StartBoxes))
 	s.pathRec = make([]uint32, 0, 1024)

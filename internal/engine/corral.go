@@ -316,13 +316,7 @@ func (s *searcher) lockedRule(cg uint32) (blocker uint16, locked bool) {
 				return noSquare, false // the box may leave
 			}
 			// Into the region: dead when it freezes K.
-			i := int(s.boxAt[b])
-			s.moveBox(i, b, t)
-			s.fOnly = cg
-			frozen := s.freezeDeadlock(t)
-			s.fOnly = 0
-			s.moveBox(i, t, b)
-			if !frozen {
+			if !s.freezesAmong(b, t, cg) {
 				return noSquare, false
 			}
 		}
@@ -574,18 +568,26 @@ func (s *searcher) noPush(k []uint16) (region uint32, dead bool) {
 			if s.boxAt[t] >= 0 {
 				return rg, false
 			}
-			i := int(s.boxAt[b])
-			s.moveBox(i, b, t)
-			s.cmark[t] = cg
-			s.fOnly = cg
-			frozen := s.freezeDeadlock(t)
-			s.fOnly = 0
-			s.cmark[t] = 0
-			s.moveBox(i, t, b)
-			if !frozen {
+			if !s.freezesAmong(b, t, cg) {
 				return rg, false
 			}
 		}
 	}
 	return rg, true
+}
+
+// freezesAmong reports whether pushing the box on b to the free square t
+// leaves a box off a goal frozen, the freeze test counting as blockers
+// only the boxes cmark marks with cg, and the pushed box.
+func (s *searcher) freezesAmong(b, t uint16, cg uint32) bool {
+	i := int(s.boxAt[b])
+	mark := s.cmark[t]
+	s.moveBox(i, b, t)
+	s.cmark[t] = cg
+	s.fOnly = cg
+	frozen := s.freezeDeadlock(t)
+	s.fOnly = 0
+	s.cmark[t] = mark
+	s.moveBox(i, t, b)
+	return frozen
 }

@@ -491,32 +491,23 @@ func (s *searcher) learnNoPush(pnorm uint16) {
 	}
 	*slot = key
 	k := append(s.kred[:0], s.kbox...)
-	if _, dead := s.noPush(k); !dead || !s.offGoal(k) {
+	if !s.noPush(k) || !s.offGoal(k) {
 		return
 	}
 	for i := 0; i < len(k) && len(k) > 1; {
 		k[i], k[len(k)-1] = k[len(k)-1], k[i]
-		if _, dead := s.noPush(k[:len(k)-1]); dead && s.offGoal(k[:len(k)-1]) {
+		if s.noPush(k[:len(k)-1]) && s.offGoal(k[:len(k)-1]) {
 			k = k[:len(k)-1]
 			continue
 		}
 		k[i], k[len(k)-1] = k[len(k)-1], k[i]
 		i++
 	}
-	// The corral: every square the player does not reach with K alone
-	// (K's own squares too, where no player can stand with K in place).
-	rg, _ := s.noPush(k)
-	c := s.lcorral[:0]
-	for sq := uint16(0); int(sq) < s.b.Squares; sq++ {
-		if s.cstamp[sq] != rg {
-			c = append(c, sq)
-		}
-	}
+	c := s.sub.outside(k, s.player, s.lcorral[:0])
 	if s.onNoPushDead != nil {
 		s.onNoPushDead(k, c)
 	}
 	s.learnSet(k, c)
-	s.kred = k
 }
 
 // noPushTried is the slots of the cache of the corrals learnNoPush has
@@ -537,9 +528,8 @@ func (s *searcher) offGoal(k []uint16) bool {
 // noPush reports whether, with only the boxes on squares k on the board,
 // no box of k has a push from the player's region onto a square that is
 // not dead and that leaves no box off a goal frozen. A box outside k on the
-// target counts as a possible push (it cannot be tested in place). The
-// player's region is left stamped in cstamp with region.
-func (s *searcher) noPush(k []uint16) (region uint32, dead bool) {
+// target counts as a possible push (it cannot be tested in place).
+func (s *searcher) noPush(k []uint16) bool {
 	cg := s.nextGen()
 	for _, b := range k {
 		s.cmark[b] = cg
@@ -566,14 +556,14 @@ func (s *searcher) noPush(k []uint16) (region uint32, dead bool) {
 				continue
 			}
 			if s.boxAt[t] >= 0 {
-				return rg, false
+				return false
 			}
 			if !s.freezesAmong(b, t, cg) {
-				return rg, false
+				return false
 			}
 		}
 	}
-	return rg, true
+	return true
 }
 
 // freezesAmong reports whether pushing the box on b to the free square t

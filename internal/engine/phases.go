@@ -35,10 +35,15 @@ import (
 // the plan is made again without parking, a box pulled to such a square
 // then leaving the board.
 //
-// The player stands, in the solved position, in the region of its start
-// square (or of the first square off the goals when the start is on one),
-// and a pull needs the player on the side the box moves to and the square
-// beyond free.
+// The player stands, in the solved position, in one region of the board
+// with every goal filled: that of its start square (or of the first square
+// off the goals when the start is on one), and when no plan comes from
+// there, each other region in turn. A pull needs the player on the side
+// the box moves to and the square beyond free, and it must leave the player
+// a way back to that region (but for the last box): the reverse search
+// does not follow the player from pull to pull, and without the way back
+// its plan could ask for boxes from both sides of a box the player cannot
+// pass.
 //
 // The phase distances are, for every target (goal or parking square), the
 // fewest pushes that bring a lone box from each square to it when the
@@ -71,9 +76,15 @@ const maxPhaseWork = 50_000_000
 func newFillPlan(ctx context.Context, b *Board) *fillPlan {
 	ps := newPhaseSearch(b)
 	ps.work, ps.bounded, ps.stop = maxPhaseWork, true, ctx.Done()
-	phases := ps.run(true)
-	if phases == nil && !ps.spent() {
-		phases = ps.run(false)
+	var phases [][]uint16
+	for _, anchor := range ps.anchors() {
+		phases = ps.run(anchor, true)
+		if phases == nil && !ps.spent() {
+			phases = ps.run(anchor, false)
+		}
+		if phases != nil || ps.spent() {
+			break
+		}
 	}
 	if phases == nil || ps.spent() {
 		return nil
@@ -115,8 +126,9 @@ type phaseSearch struct {
 	start   []bool // squares where a box starts
 	source  []bool // squares off the goals a lone start box can be pushed to
 	fl      *board.BlockedFlood
-	seen    []int32 // pull states sq*4+side reached, per search
-	done    []int32 // pull states whose player region was flooded
+	back    *board.BlockedFlood // the player's way back after a pull (pullsAway)
+	seen    []int32             // pull states sq*4+side reached, per search
+	done    []int32             // pull states whose player region was flooded
 	sgen    int32
 	queue   []int32
 	work    int // squares the floods may still visit, when bounded
@@ -131,12 +143,13 @@ type phaseSearch struct {
 	// noSquare
 	parkedFor []uint16
 	landed    uint16 // the square the last successful pullsAway ended on
+	last      bool   // one target is left in the reverse search (getsBack)
 }
 
 func newPhaseSearch(b *Board) *phaseSearch {
 	n := b.Squares + 1
 	ps := &phaseSearch{b: b, filled: make([]bool, n), start: make([]bool, n), source: make([]bool, n),
-		fl: board.NewBlockedFlood(b), seen: make([]int32, n*4), done: make([]int32, n*4),
+		fl: board.NewBlockedFlood(b), back: board.NewBlockedFlood(b), seen: make([]int32, n*4), done: make([]int32, n*4),
 		dist: make([]uint16, n), parkedFor: make([]uint16, n)}
 	for _, sq := range b.StartBoxes {
 		ps.start[sq] = true
@@ -208,29 +221,45 @@ func (ps *phaseSearch) flood(sq, box uint16) int32 {
 	return gen
 }
 
-// anchor returns the player's square for the reverse search.
-func (ps *phaseSearch) anchor() uint16 {
+// anchors returns the player's squares to try for the reverse search, one
+// per player region of the solved position: the start square's region
+// first (or that of the first square off the goals when the start is on
+// one), then the others in square order. Where the filled goals cut the
+// board in two, the solution may end with the player on either side
+// (YASS's packing order tries every region too).
+func (ps *phaseSearch) anchors() []uint16 {
 	b := ps.b
-	if b.GoalIndex[b.StartPlayer] < 0 {
-		return b.StartPlayer
+	for _, g := range b.Goals {
+		ps.filled[g] = true
 	}
-	for sq := uint16(0); int(sq) < b.Squares; sq++ {
-		if b.GoalIndex[sq] < 0 {
-			return sq
+	defer clear(ps.filled)
+	var out []uint16
+	seen := make([]bool, b.Squares)
+	add := func(sq uint16) {
+		out = append(out, sq)
+		gen := ps.flood(sq, b.Wall())
+		for q := range seen {
+			if ps.fl.Reach[q] == gen {
+				seen[q] = true
+			}
 		}
 	}
-	return b.Wall()
+	if b.GoalIndex[b.StartPlayer] < 0 {
+		add(b.StartPlayer)
+	}
+	for sq := uint16(0); int(sq) < b.Squares; sq++ {
+		if b.GoalIndex[sq] < 0 && !seen[sq] {
+			add(sq)
+		}
+	}
+	return out
 }
 
-// run returns the rounds read forwards, the phases; with park, boxes that
-// reach no start square are parked (see Parking above). nil when there is
-// no plan.
-func (ps *phaseSearch) run(park bool) [][]uint16 {
+// run returns the rounds read forwards, the phases, with the player in the
+// region of anchor; with park, boxes that reach no start square are parked
+// (see Parking above). nil when there is no plan.
+func (ps *phaseSearch) run(anchor uint16, park bool) [][]uint16 {
 	b := ps.b
-	anchor := ps.anchor()
-	if anchor == b.Wall() {
-		return nil
-	}
 	clear(ps.filled)
 	for i := range ps.parkedFor {
 		ps.parkedFor[i] = noSquare
@@ -244,7 +273,7 @@ func (ps *phaseSearch) run(park bool) [][]uint16 {
 	left := len(b.Goals)
 	for left > 0 && !ps.spent() {
 		var out []uint16
-		ps.toStart = true
+		ps.toStart, ps.last = true, left == 1
 		for _, t := range b.Goals {
 			if ps.filled[t] && ps.pullsAway(t, anchor) {
 				out = append(out, t)
@@ -336,12 +365,12 @@ func (ps *phaseSearch) pullsAway(g, anchor uint16) bool {
 				continue
 			}
 			if ps.toStart {
-				if ps.start[q] && !ps.used[q] && b.GoalIndex[q] < 0 {
+				if ps.start[q] && !ps.used[q] && b.GoalIndex[q] < 0 && ps.getsBack(q, q2, anchor) {
 					ps.used[q] = true
 					ps.landed = q
 					return true
 				}
-			} else if ps.source[q] && !ps.filled[q] {
+			} else if ps.source[q] && !ps.filled[q] && ps.getsBack(q, q2, anchor) {
 				ps.landed = q
 				return true
 			}
@@ -352,6 +381,18 @@ func (ps *phaseSearch) pullsAway(g, anchor uint16) bool {
 		}
 	}
 	return false
+}
+
+// getsBack reports whether the player, having pulled a box onto q and
+// stepped on to p, can walk back to anchor (see the player above; YASS's
+// test for where a pull may end). The last box's pull needs no way back.
+func (ps *phaseSearch) getsBack(q, p, anchor uint16) bool {
+	if ps.last {
+		return true
+	}
+	gen, reached := ps.back.Run(ps.b, p, q, ps.filled)
+	ps.work -= reached
+	return ps.back.Reach[anchor] == gen
 }
 
 // phaseDistances sets the plan's phase distances: for every target, the

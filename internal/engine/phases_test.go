@@ -1,0 +1,61 @@
+package engine
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+)
+
+// TestGetsBack checks the reverse search's test that the player, after a
+// pull, can walk back to its region: a box left in the only passage
+// between the two rooms cuts it off, one left elsewhere does not, and the
+// last box's pull needs no way back.
+func TestGetsBack(t *testing.T) {
+	b := mustAnalyze(t, parseLevel(t, ""+
+		"#########\n"+
+		"#   #   #\n"+
+		"# $@  . #\n"+
+		"#   #   #\n"+
+		"#########\n"))
+	ps := newPhaseSearch(b)
+	anchor := squareAt(t, b, 1, 2)
+	passage, right, corner := squareAt(t, b, 4, 2), squareAt(t, b, 5, 2), squareAt(t, b, 7, 1)
+	tests := []struct {
+		name      string
+		box, from uint16
+		last      bool
+		want      bool
+	}{
+		{"box in the passage", passage, right, false, false},
+		{"box in the passage, last box", passage, right, true, true},
+		{"box in a corner", corner, right, false, true},
+	}
+	for _, tc := range tests {
+		ps.last = tc.last
+		if got := ps.getsBack(tc.box, tc.from, anchor); got != tc.want {
+			t.Errorf("%s: getsBack %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestPlanFromEitherSide: on XSokoban 50 the filled goal room cuts the
+// board in two, and from the player's side at the start the room cannot be
+// emptied; the plan comes from the other side (the solution ends there).
+// Skips without SOKOD_LEVELS.
+func TestPlanFromEitherSide(t *testing.T) {
+	b := mustAnalyze(t, loadCollection(t, filepath.Join(levelsDir(t), "xsokoban90.xsb"))[49])
+	ps := newPhaseSearch(b)
+	anchors := ps.anchors()
+	if len(anchors) < 2 {
+		t.Fatalf("%d player regions in the solved position, want two or more", len(anchors))
+	}
+	if anchors[0] != b.StartPlayer {
+		t.Errorf("first anchor %d, want the start square %d", anchors[0], b.StartPlayer)
+	}
+	if phases := ps.run(anchors[0], true); phases != nil {
+		t.Errorf("a plan from the start's side: %v", phases)
+	}
+	if newFillPlan(context.Background(), b) == nil {
+		t.Error("no plan")
+	}
+}

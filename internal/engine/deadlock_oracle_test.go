@@ -169,6 +169,7 @@ func TestDeadlockRulesAgainstOracle(t *testing.T) {
 // written here (no dead squares, no freeze test) confirms when it exhausts
 // their positions. Skips without SOKOD_LEVELS.
 func TestCorralDeadlocksIndependently(t *testing.T) {
+	skipUnderRace(t)
 	levels := loadCollection(t, filepath.Join(levelsDir(t), "xsokoban90.xsb"))
 	claims, checked := 0, 0
 	for _, l := range levels[:12] {
@@ -243,6 +244,16 @@ func TestClusterDeadlocksIndependently(t *testing.T) {
 	t.Logf("%d dead clusters, %d confirmed by exhaustion", claims, checked)
 	if checked == 0 {
 		t.Error("no dead cluster confirmed")
+	}
+}
+
+// skipUnderRace skips a long check of one goroutine's search under the race
+// detector, which has nothing to find there and makes it several times
+// slower; .ci/run runs the package again without -race, and so these.
+func skipUnderRace(t *testing.T) {
+	t.Helper()
+	if raceDetector {
+		t.Skip("one goroutine's search: checked without -race (.ci/run)")
 	}
 }
 

@@ -750,6 +750,7 @@ func TestGenerationWrap(t *testing.T) {
 // without PI-corral pruning on Microban I: both are proofs, so the push
 // counts must be equal wherever both finish.
 func TestCorralPruningKeepsOptimality(t *testing.T) {
+	skipUnderRace(t)
 	levels := loadCollection(t, filepath.Join(levelsDir(t), "microban1.xsb"))
 	if testing.Short() {
 		levels = levels[:30]

@@ -302,6 +302,7 @@ func goalAreaLevel(rng *rand.Rand) string {
 // Unsolvable verdict must rest on a search without goal macros whenever
 // one fired, and every packing order must pass checkOrder.
 func TestGoalMacrosAgainstOracle(t *testing.T) {
+	skipUnderRace(t)
 	n := 300
 	if testing.Short() {
 		n = 60

@@ -43,7 +43,8 @@ import (
 // a way back to that region (but for the last box): the reverse search
 // does not follow the player from pull to pull, and without the way back
 // its plan could ask for boxes from both sides of a box the player cannot
-// pass.
+// pass. When no region gives a plan that way, the start's region is tried
+// again without it.
 //
 // The phase distances are, for every target (goal or parking square), the
 // fewest pushes that bring a lone box from each square to it when the
@@ -77,14 +78,16 @@ func newFillPlan(ctx context.Context, b *Board) *fillPlan {
 	ps := newPhaseSearch(b)
 	ps.work, ps.bounded, ps.stop = maxPhaseWork, true, ctx.Done()
 	var phases [][]uint16
-	for _, anchor := range ps.anchors() {
-		phases = ps.run(anchor, true)
-		if phases == nil && !ps.spent() {
-			phases = ps.run(anchor, false)
-		}
-		if phases != nil || ps.spent() {
+	anchors := ps.anchors()
+	for _, anchor := range anchors {
+		if phases = ps.plan(anchor); phases != nil || ps.spent() {
 			break
 		}
+	}
+	if phases == nil && !ps.spent() {
+		// A rough plan is a better guide than none.
+		ps.anyWay = true
+		phases = ps.plan(anchors[0])
 	}
 	if phases == nil || ps.spent() {
 		return nil
@@ -100,6 +103,16 @@ func newFillPlan(ctx context.Context, b *Board) *fillPlan {
 		return nil
 	}
 	return plan
+}
+
+// plan returns the phases with the player in the region of anchor, with
+// parking or else without, nil for none.
+func (ps *phaseSearch) plan(anchor uint16) [][]uint16 {
+	phases := ps.run(anchor, true)
+	if phases == nil && !ps.spent() {
+		phases = ps.run(anchor, false)
+	}
+	return phases
 }
 
 // spent reports whether a bounded search has used up its work or its
@@ -144,6 +157,7 @@ type phaseSearch struct {
 	parkedFor []uint16
 	landed    uint16 // the square the last successful pullsAway ended on
 	last      bool   // one target is left in the reverse search (getsBack)
+	anyWay    bool   // no way back needed: no region gave a plan with one
 }
 
 func newPhaseSearch(b *Board) *phaseSearch {
@@ -387,7 +401,7 @@ func (ps *phaseSearch) pullsAway(g, anchor uint16) bool {
 // stepped on to p, can walk back to anchor (see the player above; YASS's
 // test for where a pull may end). The last box's pull needs no way back.
 func (ps *phaseSearch) getsBack(q, p, anchor uint16) bool {
-	if ps.last {
+	if ps.last || ps.anyWay {
 		return true
 	}
 	gen, reached := ps.back.Run(ps.b, p, q, ps.filled)

@@ -59,3 +59,19 @@ func TestPlanFromEitherSide(t *testing.T) {
 		t.Error("no plan")
 	}
 }
+
+// TestPlanWithoutWayBack: Sasquatch III 5 has no plan whose pulls all leave
+// the player a way back, from any region; the plan made without that test
+// is kept rather than none. Skips without SOKOD_LEVELS.
+func TestPlanWithoutWayBack(t *testing.T) {
+	b := mustAnalyze(t, loadCollection(t, filepath.Join(levelsDir(t), "sasquatch3.xsb"))[4])
+	ps := newPhaseSearch(b)
+	for _, anchor := range ps.anchors() {
+		if phases := ps.plan(anchor); phases != nil {
+			t.Fatalf("a plan with a way back from region of %d: %v", anchor, phases)
+		}
+	}
+	if newFillPlan(context.Background(), b) == nil {
+		t.Error("no plan")
+	}
+}

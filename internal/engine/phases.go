@@ -84,7 +84,7 @@ func newFillPlan(ctx context.Context, b *Board) *fillPlan {
 			break
 		}
 	}
-	if phases == nil && !ps.spent() {
+	if phases == nil && !ps.spent() && len(anchors) > 0 {
 		// A rough plan is a better guide than none.
 		ps.anyWay = true
 		phases = ps.plan(anchors[0])

@@ -247,23 +247,18 @@ func (ps *phaseSearch) anchors() []uint16 {
 		ps.filled[g] = true
 	}
 	defer clear(ps.filled)
+	// The floods' stamps only grow: a square stamped above first is in a
+	// region found already.
+	first := ps.fl.Fresh()
 	var out []uint16
-	seen := make([]bool, b.Squares)
-	add := func(sq uint16) {
-		out = append(out, sq)
-		gen := ps.flood(sq, b.Wall())
-		for q := range seen {
-			if ps.fl.Reach[q] == gen {
-				seen[q] = true
-			}
-		}
-	}
 	if b.GoalIndex[b.StartPlayer] < 0 {
-		add(b.StartPlayer)
+		out = append(out, b.StartPlayer)
+		ps.flood(b.StartPlayer, b.Wall())
 	}
 	for sq := uint16(0); int(sq) < b.Squares; sq++ {
-		if b.GoalIndex[sq] < 0 && !seen[sq] {
-			add(sq)
+		if b.GoalIndex[sq] < 0 && ps.fl.Reach[sq] <= first {
+			out = append(out, sq)
+			ps.flood(sq, b.Wall())
 		}
 	}
 	return out

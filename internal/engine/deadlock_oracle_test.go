@@ -78,13 +78,6 @@ func sortByDistance(sq [][2]int, c [2]int) {
 	}
 }
 
-func abs(x int) int {
-	if x < 0 {
-		return -x
-	}
-	return x
-}
-
 // TestDeadlockRulesAgainstOracle checks the corral and frozen-goal deadlock
 // rules, and the packing search, against the breadth-first oracle on
 // cluttered random levels: every verdict (solved with the fewest pushes, or

@@ -19,8 +19,9 @@ package engine
 // (the current phase is the first with an empty goal); distances are the
 // phase distances, which wall off the earlier phases' goals. A plan's
 // parking squares (phases.go) count as goals of their phase, filled while
-// a box stands there or once that box has reached the goal it was parked
-// for; a box on one is home until that goal's phase comes.
+// a box stands there and, once every phase before their goal's is filled,
+// whether or not one does (packPhase); a box on one is home until that
+// goal's phase comes.
 //
 // The key leaves out the heuristic's bound (YASS adds its simple one): the
 // bound rewards pushing every box nearer some goal, which the phases are
@@ -139,10 +140,11 @@ func (g *packGuide) init(b *Board, fp *fillPlan, keying packKeying, seed uint64)
 	}
 }
 
-// done reports whether target t counts as filled: a box on it or, for a
-// parking square, on the goal its box goes on to.
-func (g *packGuide) done(t uint16, boxAt []int16) bool {
-	return boxAt[t] >= 0 || g.goalOf[t] != noSquare && boxAt[g.goalOf[t]] >= 0
+// filled reports whether target t counts as filled while phase due is
+// being filled: a box on it or, for a parking square, its goal's phase
+// come.
+func (g *packGuide) filled(t uint16, boxAt []int16, due int) bool {
+	return boxAt[t] >= 0 || g.goalOf[t] != noSquare && int(g.phaseOf[g.goalOf[t]]) <= due
 }
 
 // home reports whether a box on sq is where the plan wants it while phase
@@ -221,14 +223,36 @@ func (s *searcher) packTerm(from, to uint16) (term int, productive bool) {
 	return term, productive
 }
 
-// packPhase sets g.cur, the phase being filled, and returns the goals
+// packPhase sets g.cur, the phase being filled, and returns the targets
 // filled in phase order.
+//
+// A parking square counts as filled while a box stands on it and, once
+// its goal's phase has come (every other target of the phases before it
+// filled), whether or not one does: its box must leave it then (YASS keeps the phase on the position and does not retreat for
+// that). Before then a box on the goal does not fill it: the plan parks a
+// box there because the goal must be filled later. The phase is found
+// with all parking squares' goals taken as due, then again with its own
+// bound until it holds.
 func (g *packGuide) packPhase(boxAt []int16) (done int) {
+	due := len(g.phases)
+	for {
+		done = g.filledUpTo(boxAt, due)
+		if g.cur == due {
+			return done
+		}
+		due = g.cur
+	}
+}
+
+// filledUpTo sets g.cur to the first phase with a target not filled when
+// the parking squares' goals of phases up to due are due, and returns the
+// targets filled before it and in it.
+func (g *packGuide) filledUpTo(boxAt []int16, due int) (done int) {
 	g.cur = len(g.phases)
 	for k, targets := range g.phases {
 		filled := 0
 		for _, sq := range targets {
-			if g.done(sq, boxAt) {
+			if g.filled(sq, boxAt, due) {
 				filled++
 			}
 		}
@@ -250,7 +274,7 @@ func (s *searcher) subgoalTerm() int {
 	}
 	best := Inf
 	for _, t := range g.phases[g.cur] {
-		if g.done(t, s.boxAt) {
+		if g.filled(t, s.boxAt, g.cur) {
 			continue
 		}
 		pd := g.pdist[t]
@@ -283,7 +307,7 @@ func (s *searcher) progressTerm(from, to uint16) (term int, productive bool) {
 	}
 	best, closer := Inf, 0
 	for _, t := range g.phases[g.cur] {
-		if g.done(t, s.boxAt) {
+		if g.filled(t, s.boxAt, g.cur) {
 			continue
 		}
 		pd := g.pdist[t]

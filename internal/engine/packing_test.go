@@ -112,13 +112,15 @@ func TestBoundKeying(t *testing.T) {
 	}
 }
 
-// TestParkingTargets checks how the packing guide counts a parking square:
-// filled while a box stands on it or once its box has reached its goal,
-// and a box on it at home only until the goal's phase comes. The plan is
-// made up: phase 0 parks a box on p for goal g, phase 1 fills g.
+// TestParkingTargets checks how the packing guide counts a parking square.
+// The plan is made up: phase 0 parks a box on p for goal g, phase 1 fills
+// goal x, phase 2 fills g. The parking square counts as filled while a box
+// stands on it, and once every phase before g's is filled whether or not
+// one does; a box on g before then fills nothing; a box on p is at home
+// until g's phase comes.
 func TestParkingTargets(t *testing.T) {
 	b := mustAnalyze(t, loadCollection(t, "testdata/bench12.xsb")[0])
-	g := b.Goals[0]
+	g, x := b.Goals[0], b.Goals[1]
 	var p uint16
 	for sq := uint16(0); int(sq) < b.Squares; sq++ {
 		if b.GoalIndex[sq] < 0 && !b.Dead[sq] {
@@ -130,36 +132,38 @@ func TestParkingTargets(t *testing.T) {
 	for i := range dist {
 		dist[i] = make([]uint16, b.Squares+1)
 	}
-	plan := &fillPlan{phases: [][]uint16{{p}, {g}}, dist: dist, park: []parking{{sq: p, goal: g, dist: make([]uint16, b.Squares+1)}}}
+	plan := &fillPlan{phases: [][]uint16{{p}, {x}, {g}}, dist: dist, park: []parking{{sq: p, goal: g, dist: make([]uint16, b.Squares+1)}}}
 	var pk packGuide
 	pk.init(b, plan, packProgress, 0)
-	boxAt := make([]int16, b.Squares+1)
-	for i := range boxAt {
-		boxAt[i] = -1
-	}
 	type state struct {
-		Done, Cur      int
-		HomeOnParking  bool
-		ParkingFilled  bool
-		TargetsCounted int
+		Done, Cur     int
+		HomeOnParking bool
 	}
-	look := func() state {
+	tests := []struct {
+		name  string
+		boxes []uint16
+		want  state
+	}{
+		{"empty", nil, state{Done: 0, Cur: 0, HomeOnParking: true}},
+		{"goal filled before its phase", []uint16{g}, state{Done: 0, Cur: 0, HomeOnParking: true}},
+		{"parked", []uint16{p}, state{Done: 1, Cur: 1, HomeOnParking: true}},
+		{"parked, next phase filled", []uint16{p, x}, state{Done: 2, Cur: 2, HomeOnParking: false}},
+		{"parked box on its way to the goal", []uint16{x}, state{Done: 2, Cur: 2, HomeOnParking: false}},
+		{"delivered", []uint16{x, g}, state{Done: 3, Cur: 3, HomeOnParking: false}},
+	}
+	for _, tt := range tests {
+		boxAt := make([]int16, b.Squares+1)
+		for i := range boxAt {
+			boxAt[i] = -1
+		}
+		for i, sq := range tt.boxes {
+			boxAt[sq] = int16(i)
+		}
 		done := pk.packPhase(boxAt)
-		return state{Done: done, Cur: pk.cur, HomeOnParking: pk.home(p), ParkingFilled: pk.done(p, boxAt), TargetsCounted: pk.targets}
-	}
-	var got []state
-	got = append(got, look()) // nothing placed
-	boxAt[p] = 0
-	got = append(got, look()) // parked: phase 1 is due, the box must go on
-	boxAt[p], boxAt[g] = -1, 0
-	got = append(got, look()) // delivered
-	want := []state{
-		{Done: 0, Cur: 0, HomeOnParking: true, ParkingFilled: false, TargetsCounted: 2},
-		{Done: 1, Cur: 1, HomeOnParking: false, ParkingFilled: true, TargetsCounted: 2},
-		{Done: 2, Cur: 2, HomeOnParking: false, ParkingFilled: true, TargetsCounted: 2},
-	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("(-want +got):\n%s", diff)
+		got := state{Done: done, Cur: pk.cur, HomeOnParking: pk.home(p)}
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", tt.name, diff)
+		}
 	}
 }
 

@@ -13,8 +13,9 @@ import (
 // Start from the solved position, every goal filled. In each round, every
 // filled goal whose box could be pulled away to a square where a box
 // starts, one not claimed yet, the other filled goals' boxes standing, is
-// emptied, and it claims that start square; those goals form the round's
-// phase. (When no box can reach a free start square, a round may pull to
+// emptied, and it claims that start square (of those it can reach, the
+// one that leaves the most start squares to the goal with the fewest, as
+// YASS chooses); those goals form the round's phase. (When no box can reach a free start square, a round may pull to
 // any square off the goals that a lone start box can be pushed to.)
 // Rounds repeat until every goal is empty; read backwards, they are the
 // phases in which the goals are filled, phases[0] first. Emptying goals
@@ -26,14 +27,16 @@ import (
 // round empties nothing else, there is no plan.
 //
 // Parking (YASS's packing order does the same): when, in a round, no
-// goal's box can be pulled to a start square, a box that can be pulled to
-// a square off the goals where no box starts is parked there instead: it
-// stays on the board, and a later round must pull it on to a start square.
-// Read forwards, the parking square is a target of an earlier phase (a box
-// is brought there first) and the goal one of a later phase (the box goes
-// on from there). When a parked box can never be pulled to a start square,
-// the plan is made again without parking, a box pulled to such a square
-// then leaving the board.
+// goal's box can be pulled to a start square, one goal's box that can be
+// pulled to a square off the goals where no box starts is parked there
+// instead: it stays on the board, and a later round must pull it on to a
+// start square. Read forwards, the parking square is a target of an
+// earlier phase (a box is brought there first) and the goal one of a later
+// phase (the box goes on from there). Which box and which square is a
+// choice that later rounds may prove wrong, so the reverse search with
+// parking backtracks (parkplan.go). When it finds no plan, the plan is
+// made again without parking, a box pulled to such a square then leaving
+// the board.
 //
 // The player stands, in the solved position, in one region of the board
 // with every goal filled: that of its start square (or of the first square
@@ -108,11 +111,39 @@ func newFillPlan(ctx context.Context, b *Board) *fillPlan {
 // plan returns the phases with the player in the region of anchor, with
 // parking or else without, nil for none.
 func (ps *phaseSearch) plan(anchor uint16) [][]uint16 {
-	phases := ps.run(anchor, true)
+	// The search with parking may take half the work left; the plan
+	// without parking keeps the rest.
+	reserve := ps.work / 2
+	ps.work -= reserve
+	phases := ps.parkSearch(anchor)
+	ps.work = max(ps.work, 0) + reserve
 	if phases == nil && !ps.spent() {
-		phases = ps.run(anchor, false)
+		phases = ps.run(anchor)
 	}
 	return phases
+}
+
+// reset puts every goal's box back for a new reverse search.
+func (ps *phaseSearch) reset() {
+	b := ps.b
+	clear(ps.filled)
+	for i := range ps.parkedFor {
+		ps.parkedFor[i] = noSquare
+	}
+	for _, g := range b.Goals {
+		ps.filled[g] = true
+	}
+	ps.used = make([]bool, b.Squares+1)
+	ps.open = make([]int, len(b.Goals))
+	for _, s := range b.StartBoxes {
+		if b.GoalIndex[s] < 0 {
+			for i := range b.Goals {
+				if b.Dist[int(s)*len(b.Goals)+i] != Inf {
+					ps.open[i]++
+				}
+			}
+		}
+	}
 }
 
 // spent reports whether a bounded search has used up its work or its
@@ -151,6 +182,8 @@ type phaseSearch struct {
 	// toStart: a pull must end on a start square not claimed yet (used)
 	toStart bool
 	used    []bool
+	open    []int    // per goal index: start squares not used that a lone box reaches from it
+	tries   int      // parkings parkSearch may still try
 	dist    []uint16 // scratch distances (pullDistancesInto)
 	// parkedFor: per square, the goal whose box is parked there, else
 	// noSquare
@@ -267,28 +300,15 @@ func (ps *phaseSearch) anchors() []uint16 {
 // run returns the rounds read forwards, the phases, with the player in the
 // region of anchor; with park, boxes that reach no start square are parked
 // (see Parking above). nil when there is no plan.
-func (ps *phaseSearch) run(anchor uint16, park bool) [][]uint16 {
+func (ps *phaseSearch) run(anchor uint16) [][]uint16 {
 	b := ps.b
-	clear(ps.filled)
-	for i := range ps.parkedFor {
-		ps.parkedFor[i] = noSquare
-	}
-	for _, g := range b.Goals {
-		ps.filled[g] = true
-	}
-	ps.used = make([]bool, b.Squares+1)
-	var parked []uint16 // parking squares holding a box
+	ps.reset()
 	var rounds [][]uint16
 	left := len(b.Goals)
 	for left > 0 && !ps.spent() {
 		var out []uint16
 		ps.toStart, ps.last = true, left == 1
 		for _, t := range b.Goals {
-			if ps.filled[t] && ps.pullsAway(t, anchor) {
-				out = append(out, t)
-			}
-		}
-		for _, t := range parked {
 			if ps.filled[t] && ps.pullsAway(t, anchor) {
 				out = append(out, t)
 			}
@@ -300,13 +320,6 @@ func (ps *phaseSearch) run(anchor uint16, park bool) [][]uint16 {
 					continue
 				}
 				out = append(out, g)
-				if q := ps.landed; park && !ps.start[q] {
-					// The box stays on q until a later round moves it on.
-					ps.filled[q] = true
-					ps.parkedFor[q] = g
-					parked = append(parked, q)
-					left++
-				}
 			}
 		}
 		if len(out) == 0 {
@@ -336,6 +349,69 @@ func (ps *phaseSearch) run(anchor uint16, park bool) [][]uint16 {
 // source square, the other filled goals' boxes standing and the player
 // starting in the region of anchor.
 func (ps *phaseSearch) pullsAway(g, anchor uint16) bool {
+	b := ps.b
+	if ps.toStart {
+		// Of the start squares it can reach, the box claims the one that
+		// leaves the most to the goal with the fewest (YASS's choice).
+		best, score := uint16(noSquare), -1
+		ps.pulls(g, anchor, func(q, p uint16) bool {
+			if ps.start[q] && !ps.used[q] && b.GoalIndex[q] < 0 && q != best {
+				if sc := ps.leaves(g, q); sc > score && ps.getsBack(q, p, anchor) {
+					best, score = q, sc
+				}
+			}
+			return false
+		})
+		if best == noSquare {
+			return false
+		}
+		ps.claim(best)
+		ps.landed = best
+		return true
+	}
+	return ps.pulls(g, anchor, func(q, p uint16) bool {
+		if ps.source[q] && !ps.filled[q] && ps.getsBack(q, p, anchor) {
+			ps.landed = q
+			return true
+		}
+		return false
+	})
+}
+
+// leaves returns, when the box of goal g claims start square s, the
+// fewest start squares left to any other filled goal whose box could reach
+// s on the empty board (a large number when no such goal).
+func (ps *phaseSearch) leaves(g, s uint16) int {
+	b := ps.b
+	n := len(b.Goals)
+	least := 1 << 30
+	for i, t := range b.Goals {
+		if t == g || !ps.filled[t] || b.Dist[int(s)*n+i] == Inf {
+			continue
+		}
+		least = min(least, ps.open[i]-1)
+	}
+	return least
+}
+
+// claim marks start square s used and takes it from the goals' counts.
+func (ps *phaseSearch) claim(s uint16) {
+	b := ps.b
+	n := len(b.Goals)
+	ps.used[s] = true
+	for i := range b.Goals {
+		if b.Dist[int(s)*n+i] != Inf {
+			ps.open[i]--
+		}
+	}
+}
+
+// pulls runs the pull search of the box on goal g, the other filled
+// squares standing and the player starting in the region of anchor: it
+// calls at on every pull, with the square q the box lands on and the
+// square p the player steps on to, until at returns true, and reports
+// whether it did.
+func (ps *phaseSearch) pulls(g, anchor uint16, at func(q, p uint16) bool) bool {
 	b := ps.b
 	wall := b.Wall()
 	ps.filled[g] = false
@@ -373,14 +449,7 @@ func (ps *phaseSearch) pullsAway(g, anchor uint16) bool {
 			if q2 == wall || ps.filled[q2] {
 				continue
 			}
-			if ps.toStart {
-				if ps.start[q] && !ps.used[q] && b.GoalIndex[q] < 0 && ps.getsBack(q, q2, anchor) {
-					ps.used[q] = true
-					ps.landed = q
-					return true
-				}
-			} else if ps.source[q] && !ps.filled[q] && ps.getsBack(q, q2, anchor) {
-				ps.landed = q
+			if at(q, q2) {
 				return true
 			}
 			if ns := int32(q)*4 + int32(e); ps.seen[ns] != gen {
@@ -531,4 +600,22 @@ func (ps *phaseSearch) pullDistancesInto(t uint16, dist []uint16) []uint16 {
 		}
 	}
 	return dist
+}
+
+// splits reports whether a lone box on sq would cut the player's area in
+// two: a box parked there would block the way it stands in.
+func splits(b *Board, sq uint16) bool {
+	wall := b.Wall()
+	lbl := -1
+	for d := 0; d < 4; d++ {
+		if b.Nbr[int(sq)*4+d] == wall {
+			continue
+		}
+		if l := int(b.SideRegion[int(sq)*4+d]); lbl < 0 {
+			lbl = l
+		} else if l != lbl {
+			return true
+		}
+	}
+	return false
 }

@@ -36,19 +36,17 @@ func (ps *phaseSearch) parkSearch(anchor uint16) [][]uint16 {
 type planState struct {
 	filled, used []bool
 	parkedFor    []uint16
-	open         []int
 }
 
 func (ps *phaseSearch) save() planState {
 	ps.work -= len(ps.filled) // the copies count as work
-	return planState{slices.Clone(ps.filled), slices.Clone(ps.used), slices.Clone(ps.parkedFor), slices.Clone(ps.open)}
+	return planState{slices.Clone(ps.filled), slices.Clone(ps.used), slices.Clone(ps.parkedFor)}
 }
 
 func (ps *phaseSearch) restore(st planState) {
 	copy(ps.filled, st.filled)
 	copy(ps.used, st.used)
 	copy(ps.parkedFor, st.parkedFor)
-	copy(ps.open, st.open)
 }
 
 // descend empties the left targets (the goals still filled and the

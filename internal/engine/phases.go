@@ -13,9 +13,8 @@ import (
 // Start from the solved position, every goal filled. In each round, every
 // filled goal whose box could be pulled away to a square where a box
 // starts, one not claimed yet, the other filled goals' boxes standing, is
-// emptied, and it claims that start square (of those it can reach, the
-// one that leaves the most start squares to the goal with the fewest, as
-// YASS chooses); those goals form the round's phase. (When no box can reach a free start square, a round may pull to
+// emptied, and it claims that start square; those goals form the round's
+// phase. (When no box can reach a free start square, a round may pull to
 // any square off the goals that a lone start box can be pushed to.)
 // Rounds repeat until every goal is empty; read backwards, they are the
 // phases in which the goals are filled, phases[0] first. Emptying goals
@@ -134,16 +133,6 @@ func (ps *phaseSearch) reset() {
 		ps.filled[g] = true
 	}
 	ps.used = make([]bool, b.Squares+1)
-	ps.open = make([]int, len(b.Goals))
-	for _, s := range b.StartBoxes {
-		if b.GoalIndex[s] < 0 {
-			for i := range b.Goals {
-				if b.Dist[int(s)*len(b.Goals)+i] != Inf {
-					ps.open[i]++
-				}
-			}
-		}
-	}
 }
 
 // spent reports whether a bounded search has used up its work or its
@@ -182,7 +171,6 @@ type phaseSearch struct {
 	// toStart: a pull must end on a start square not claimed yet (used)
 	toStart bool
 	used    []bool
-	open    []int    // per goal index: start squares not used that a lone box reaches from it
 	tries   int      // parkings parkSearch may still try
 	dist    []uint16 // scratch distances (pullDistancesInto)
 	// parkedFor: per square, the goal whose box is parked there, else
@@ -298,8 +286,8 @@ func (ps *phaseSearch) anchors() []uint16 {
 }
 
 // run returns the rounds read forwards, the phases, with the player in the
-// region of anchor; with park, boxes that reach no start square are parked
-// (see Parking above). nil when there is no plan.
+// region of anchor and no parking (parkSearch parks), nil when there is no
+// plan.
 func (ps *phaseSearch) run(anchor uint16) [][]uint16 {
 	b := ps.b
 	ps.reset()
@@ -350,60 +338,21 @@ func (ps *phaseSearch) run(anchor uint16) [][]uint16 {
 // starting in the region of anchor.
 func (ps *phaseSearch) pullsAway(g, anchor uint16) bool {
 	b := ps.b
-	if ps.toStart {
-		// Of the start squares it can reach, the box claims the one that
-		// leaves the most to the goal with the fewest (YASS's choice).
-		best, score := uint16(noSquare), -1
-		ps.pulls(g, anchor, func(q, p uint16) bool {
-			if ps.start[q] && !ps.used[q] && b.GoalIndex[q] < 0 && q != best {
-				if sc := ps.leaves(g, q); sc > score && ps.getsBack(q, p, anchor) {
-					best, score = q, sc
-				}
+	return ps.pulls(g, anchor, func(q, p uint16) bool {
+		if ps.toStart {
+			if ps.start[q] && !ps.used[q] && b.GoalIndex[q] < 0 && ps.getsBack(q, p, anchor) {
+				ps.used[q] = true
+				ps.landed = q
+				return true
 			}
 			return false
-		})
-		if best == noSquare {
-			return false
 		}
-		ps.claim(best)
-		ps.landed = best
-		return true
-	}
-	return ps.pulls(g, anchor, func(q, p uint16) bool {
 		if ps.source[q] && !ps.filled[q] && ps.getsBack(q, p, anchor) {
 			ps.landed = q
 			return true
 		}
 		return false
 	})
-}
-
-// leaves returns, when the box of goal g claims start square s, the
-// fewest start squares left to any other filled goal whose box could reach
-// s on the empty board (a large number when no such goal).
-func (ps *phaseSearch) leaves(g, s uint16) int {
-	b := ps.b
-	n := len(b.Goals)
-	least := 1 << 30
-	for i, t := range b.Goals {
-		if t == g || !ps.filled[t] || b.Dist[int(s)*n+i] == Inf {
-			continue
-		}
-		least = min(least, ps.open[i]-1)
-	}
-	return least
-}
-
-// claim marks start square s used and takes it from the goals' counts.
-func (ps *phaseSearch) claim(s uint16) {
-	b := ps.b
-	n := len(b.Goals)
-	ps.used[s] = true
-	for i := range b.Goals {
-		if b.Dist[int(s)*n+i] != Inf {
-			ps.open[i]--
-		}
-	}
 }
 
 // pulls runs the pull search of the box on goal g, the other filled

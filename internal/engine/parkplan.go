@@ -104,15 +104,7 @@ func (ps *phaseSearch) descend(anchor uint16, left int, parked []uint16, rounds 
 			undo()
 		}
 	}
-	// Goals with boxes from the start that no box can leave are filled
-	// from the start.
-	out = out[:0]
-	for _, g := range b.Goals {
-		if ps.filled[g] && ps.start[g] {
-			out = append(out, g)
-		}
-	}
-	if len(out) > 0 && ps.empty(anchor, out, left, parked, rounds) {
+	if out = ps.startGoals(out[:0]); len(out) > 0 && ps.empty(anchor, out, left, parked, rounds) {
 		return true
 	}
 	undo()
@@ -163,6 +155,24 @@ func (ps *phaseSearch) parkingSquares(g, anchor uint16) [2]uint16 {
 		}
 	}
 	return best
+}
+
+// splits reports whether a lone box on sq would cut the player's area in
+// two: a box parked there would block the way it stands in.
+func splits(b *Board, sq uint16) bool {
+	wall := b.Wall()
+	lbl := -1
+	for d := 0; d < 4; d++ {
+		if b.Nbr[int(sq)*4+d] == wall {
+			continue
+		}
+		if l := int(b.SideRegion[int(sq)*4+d]); lbl < 0 {
+			lbl = l
+		} else if l != lbl {
+			return true
+		}
+	}
+	return false
 }
 
 // manhattan is the straight-line (city-block) distance between squares.

@@ -311,13 +311,7 @@ func (ps *phaseSearch) run(anchor uint16) [][]uint16 {
 			}
 		}
 		if len(out) == 0 {
-			// Goals with boxes from the start that no box can leave are
-			// filled from the start.
-			for _, g := range b.Goals {
-				if ps.filled[g] && ps.start[g] {
-					out = append(out, g)
-				}
-			}
+			out = ps.startGoals(out)
 		}
 		if len(out) == 0 {
 			return nil
@@ -330,6 +324,17 @@ func (ps *phaseSearch) run(anchor uint16) [][]uint16 {
 	}
 	slices.Reverse(rounds)
 	return rounds
+}
+
+// startGoals appends to out the filled goals whose boxes start there:
+// when no box can leave them, they are filled from the start.
+func (ps *phaseSearch) startGoals(out []uint16) []uint16 {
+	for _, g := range ps.b.Goals {
+		if ps.filled[g] && ps.start[g] {
+			out = append(out, g)
+		}
+	}
+	return out
 }
 
 // pullsAway reports whether the box on goal g can be pulled to a start
@@ -549,22 +554,4 @@ func (ps *phaseSearch) pullDistancesInto(t uint16, dist []uint16) []uint16 {
 		}
 	}
 	return dist
-}
-
-// splits reports whether a lone box on sq would cut the player's area in
-// two: a box parked there would block the way it stands in.
-func splits(b *Board, sq uint16) bool {
-	wall := b.Wall()
-	lbl := -1
-	for d := 0; d < 4; d++ {
-		if b.Nbr[int(sq)*4+d] == wall {
-			continue
-		}
-		if l := int(b.SideRegion[int(sq)*4+d]); lbl < 0 {
-			lbl = l
-		} else if l != lbl {
-			return true
-		}
-	}
-	return false
 }

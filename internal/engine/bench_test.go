@@ -1,9 +1,11 @@
 package engine
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 // benchSearcher returns a searcher on the benchmark level, advanced by
@@ -217,6 +219,34 @@ func BenchmarkExpandManyBoxes(b *testing.B) {
 				}
 			}
 			b.ReportMetric(float64(s.nodes)/b.Elapsed().Seconds(), "expansions/s")
+		})
+	}
+}
+
+// BenchmarkFillPlans measures the fill plans (phases.go) of every
+// goal-room level of a collection, as a Solve makes them before its
+// packing search starts: one op is the whole collection, and worst-ms is
+// the slowest level's plan. Needs SOKOD_LEVELS.
+func BenchmarkFillPlans(b *testing.B) {
+	for _, set := range []string{"xsokoban90", "sasquatch1", "sasquatch2", "sasquatch3"} {
+		b.Run(set, func(b *testing.B) {
+			var boards []*Board
+			for _, l := range loadCollection(b, filepath.Join(levelsDir(b), set+".xsb")) {
+				if brd := mustAnalyze(b, l); packingLevel(brd) {
+					boards = append(boards, brd)
+				}
+			}
+			var worst time.Duration
+			for b.Loop() {
+				for _, brd := range boards {
+					start := time.Now()
+					if newFillPlan(context.Background(), brd) == nil {
+						b.Fatalf("%s: a goal-room level got no plan", set)
+					}
+					worst = max(worst, time.Since(start))
+				}
+			}
+			b.ReportMetric(float64(worst.Microseconds())/1000, "worst-ms")
 		})
 	}
 }

@@ -110,9 +110,11 @@ func newFillPlan(ctx context.Context, b *Board) *fillPlan {
 // plan returns the phases with the player in the region of anchor, with
 // parking or else without, nil for none.
 func (ps *phaseSearch) plan(anchor uint16) [][]uint16 {
-	// The search with parking may take half the work left; the plan
-	// without parking keeps the rest.
-	reserve := ps.work / 2
+	// The search with parking may take a quarter of the work left; the
+	// plan without parking keeps the rest. The parking searches that
+	// succeed take far less, and one that fails would otherwise spend
+	// its whole share before the level gets its plan.
+	reserve := ps.work - ps.work/4
 	ps.work -= reserve
 	phases := ps.parkSearch(anchor)
 	ps.work = max(ps.work, 0) + reserve

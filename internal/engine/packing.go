@@ -228,11 +228,12 @@ func (s *searcher) packTerm(from, to uint16) (term int, productive bool) {
 //
 // A parking square counts as filled while a box stands on it and, once
 // its goal's phase has come (every other target of the phases before it
-// filled), whether or not one does: its box must leave it then (YASS keeps the phase on the position and does not retreat for
-// that). Before then a box on the goal does not fill it: the plan parks a
-// box there because the goal must be filled later. The phase is found
-// with all parking squares' goals taken as due, then again with its own
-// bound until it holds.
+// filled), whether or not one does: its box must leave it then (YASS
+// keeps the phase on the position and does not retreat for that). Before
+// then a box on the goal does not fill it: the plan parks a box there
+// because the goal must be filled later. The phase is found with all
+// parking squares' goals taken as due, then again with its own bound
+// until it holds.
 func (g *packGuide) packPhase(boxAt []int16) (done int) {
 	due := len(g.phases)
 	for {

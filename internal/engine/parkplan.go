@@ -68,14 +68,11 @@ func (ps *phaseSearch) descend(anchor uint16, left int, parked []uint16, rounds 
 	}
 	ps.toStart, ps.last = true, left == 1
 	var out []uint16
-	for _, t := range b.Goals {
-		if ps.filled[t] && ps.pullsAway(t, anchor) {
-			out = append(out, t)
-		}
-	}
-	for _, t := range parked {
-		if ps.filled[t] && ps.pullsAway(t, anchor) {
-			out = append(out, t)
+	for _, targets := range [2][]uint16{b.Goals, parked} {
+		for _, t := range targets {
+			if ps.filled[t] && ps.pullsAway(t, anchor) {
+				out = append(out, t)
+			}
 		}
 	}
 	if len(out) > 0 {

@@ -178,9 +178,8 @@ type phaseSearch struct {
 	// parkedFor: per square, the goal whose box is parked there, else
 	// noSquare
 	parkedFor []uint16
-	landed    uint16 // the square the last successful pullsAway ended on
-	last      bool   // one target is left in the reverse search (getsBack)
-	anyWay    bool   // no way back needed: no region gave a plan with one
+	last      bool // one target is left in the reverse search (getsBack)
+	anyWay    bool // no way back needed: no region gave a plan with one
 }
 
 func newPhaseSearch(b *Board) *phaseSearch {
@@ -349,16 +348,11 @@ func (ps *phaseSearch) pullsAway(g, anchor uint16) bool {
 		if ps.toStart {
 			if ps.start[q] && !ps.used[q] && b.GoalIndex[q] < 0 && ps.getsBack(q, p, anchor) {
 				ps.used[q] = true
-				ps.landed = q
 				return true
 			}
 			return false
 		}
-		if ps.source[q] && !ps.filled[q] && ps.getsBack(q, p, anchor) {
-			ps.landed = q
-			return true
-		}
-		return false
+		return ps.source[q] && !ps.filled[q] && ps.getsBack(q, p, anchor)
 	})
 }
 

@@ -186,6 +186,7 @@ func (s *searcher) insertRoot() (root uint32, ok bool) {
 	root = uint32(slot)
 	s.pathRec = append(s.pathRec, root)
 	s.pathPush = append(s.pathPush, push{})
+	s.pathDead.add(false)
 	s.setOnPath(root)
 	return root, s.onGoal != n
 }
@@ -216,8 +217,10 @@ func (s *searcher) step() (st Status, reason string, goal uint32, end bool) {
 		return st, reason, 0, true
 	}
 	s.goTo(r)
-	if s.learned.used > 0 && s.learned.holds(s.boxAt, s.player) {
-		// Queued before the deadlock it holds was learned.
+	if s.pathDead.count > 0 {
+		// A position on its path holds a learned deadlock, most often one
+		// learned after this one was queued: nothing after it is solvable.
+		s.learned.late++
 		rec.setClosed()
 		return GaveUp, "", 0, false
 	}

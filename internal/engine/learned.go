@@ -32,16 +32,13 @@ type learnedSets struct {
 	keys  []uint64  // open addressing over the sets' hashes, to learn each once
 	used  int
 	hits  int64 // children pruned
-	late  int64 // queued positions found dead when taken out
+	late  int64 // queued positions found dead when taken out (pathDeadlocks)
 }
 
 const (
 	// maxLearned bounds the sets kept, so the store stays small beside the
 	// transposition table.
 	maxLearned = 1 << 14
-	// recentLearned is how many of the sets learned last a position taken
-	// out of the open list is checked against (holds).
-	recentLearned = 32
 	// maxPerSquare bounds the sets a square is in: every move onto the
 	// square looks at all of them, and on a small board the sets learned
 	// late are mostly variants of the ones before. The corral sub-search
@@ -95,21 +92,6 @@ func (l *learnedSets) learn(k, c []uint16, key uint64) {
 	l.used++
 }
 
-// holds reports whether the position on boxAt with the player on player
-// holds one of the recentLearned sets learned last: a position queued
-// before a set it holds was learned. Older sets were mostly there when the
-// positions now queued were made, and looking at every set for every
-// position taken out costs more than the few it finds.
-func (l *learnedSets) holds(boxAt []int16, player uint16) bool {
-	for id := max(0, l.used-recentLearned); id < l.used; id++ {
-		if l.match(int32(id), boxAt, player) {
-			l.late++
-			return true
-		}
-	}
-	return false
-}
-
 // match reports whether set id holds in the position on boxAt with the
 // player on player.
 func (l *learnedSets) match(id int32, boxAt []int16, player uint16) bool {
@@ -132,13 +114,152 @@ func (l *learnedSets) inCorral(id int32, sq uint16) bool {
 }
 
 // dead reports whether the position on boxAt, whose last move put a box on
-// to and left the player on player, holds a learned deadlock.
+// to and left the player on player, holds a learned deadlock, and counts
+// the child it prunes.
 func (l *learnedSets) dead(boxAt []int16, to, player uint16) bool {
+	if l.holdsAt(boxAt, to, player) {
+		l.hits++
+		return true
+	}
+	return false
+}
+
+// holdsAt reports whether the position on boxAt, whose last move put a box
+// on to and left the player on player, holds a learned deadlock.
+func (l *learnedSets) holdsAt(boxAt []int16, to, player uint16) bool {
 	for _, id := range l.bySq[to] {
 		if l.match(id, boxAt, player) {
-			l.hits++
 			return true
 		}
 	}
 	return false
+}
+
+// pathDeadlocks marks the positions on the search path that hold a learned
+// deadlock. Every position after such a one on the path is dead too, so a
+// queued position is dropped when any position on its path holds a set,
+// learned before or after it was queued: a set learned in one branch so
+// cuts off, at their roots, the subtrees queued below it in others. This
+// is YASS's path deadlock count.
+//
+// Each set and position is looked at about once. A child is tested against
+// the sets there are when it is made (searcher.childKey). When goTo replays
+// a position, it is tested against the sets that came since: records are
+// numbered in the order they are stored, and each set is stamped with the
+// table's size when this searcher first saw it, so the sets to test are
+// those whose stamp is not below the record's number. The sets learned
+// while a position stays on the path are tested when goTo next runs
+// (searcher.checkPath).
+type pathDeadlocks struct {
+	dead    []bool   // by path index
+	count   int      // true entries in dead
+	checked int      // sets [0, checked) were tested against the whole path
+	stamp   []uint32 // by set: the table's size when this searcher saw it
+	// memo holds, for some records, how many sets they were last tested
+	// against: the records near the root are replayed over and over.
+	memo []pathMemo
+	inK  []bool // scratch: the squares of the set checkPath tests
+}
+
+// pathMemo says record rec-1 was tested against sets [0, upTo).
+type pathMemo struct{ rec, upTo uint32 }
+
+// pathMemoSize is the number of records pathDeadlocks remembers.
+const pathMemoSize = 1 << 12
+
+func (d *pathDeadlocks) init(squares int) {
+	d.dead = make([]bool, 0, 1024)
+	d.stamp = make([]uint32, 0, maxLearned)
+	d.memo = make([]pathMemo, pathMemoSize)
+	d.inK = make([]bool, squares+1)
+}
+
+// reset empties the path for a new search. The learned sets stay, and a
+// new search's records are made after all of them.
+func (d *pathDeadlocks) reset() {
+	d.dead, d.count, d.checked = d.dead[:0], 0, 0
+	clear(d.stamp)
+	clear(d.memo)
+}
+
+// see stamps the sets [len(stamp), used) with the table's size, slots.
+func (d *pathDeadlocks) see(used int, slots uint32) {
+	for len(d.stamp) < used {
+		d.stamp = append(d.stamp, slots)
+	}
+}
+
+// holdsSince reports whether a set stamped at or after record x holds in
+// the position on boxAt, x's, whose last move put a box on to and left
+// the player on player. Stamps grow with the sets' ids, and a square's
+// sets are in id order.
+func (d *pathDeadlocks) holdsSince(l *learnedSets, x uint32, boxAt []int16, to, player uint16) bool {
+	m := &d.memo[x%pathMemoSize]
+	from := int32(0)
+	if m.rec == x+1 {
+		from = int32(m.upTo)
+	}
+	ids := l.bySq[to]
+	for i := len(ids) - 1; i >= 0 && ids[i] >= from && d.stamp[ids[i]] >= x; i-- {
+		if l.match(ids[i], boxAt, player) {
+			m.rec = 0 // dead: tested again next time
+			return true
+		}
+	}
+	*m = pathMemo{x + 1, uint32(l.used)}
+	return false
+}
+
+// add appends the path's next position, dead or not.
+func (d *pathDeadlocks) add(dead bool) {
+	d.dead = append(d.dead, dead)
+	if dead {
+		d.count++
+	}
+}
+
+// pop removes the path's last position.
+func (d *pathDeadlocks) pop() {
+	last := len(d.dead) - 1
+	if d.dead[last] {
+		d.count--
+	}
+	d.dead = d.dead[:last]
+}
+
+// checkPath tests the positions on the path against the sets learned since
+// it last ran. Going back from the path's end, a set's squares are kept
+// track of through the pushes' from and to squares alone: nothing on the
+// board moves.
+func (s *searcher) checkPath() {
+	d, l := &s.pathDead, &s.learned
+	for ; d.checked < l.used; d.checked++ {
+		id := int32(d.checked)
+		k := l.boxes(id)
+		missing := 0
+		for _, sq := range k {
+			d.inK[sq] = true
+			if s.boxAt[sq] < 0 {
+				missing++
+			}
+		}
+		for j := len(s.pathPush) - 1; j > 0; j-- {
+			p := s.pathPush[j]
+			last, end := s.span(p)
+			if missing == 0 && !d.dead[j] && !l.inCorral(id, last) {
+				d.dead[j] = true
+				d.count++
+			}
+			// The position before push j: its box back on p.from.
+			if d.inK[end] {
+				missing++
+			}
+			if d.inK[p.from] {
+				missing--
+			}
+		}
+		for _, sq := range k {
+			d.inK[sq] = false
+		}
+	}
 }

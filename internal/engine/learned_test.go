@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // TestLearnedSetMatches checks when a learned set prunes: its boxes all in
@@ -165,4 +167,95 @@ func TestNoPushDeadlocksIndependently(t *testing.T) {
 	if checked == 0 {
 		t.Error("no set confirmed")
 	}
+}
+
+// TestPathDeadlocksMatchReplay checks the marks goTo leaves on the path
+// against a plain replay, in which every position on the path, rebuilt by
+// taking the path's pushes back one by one from its end, is tested against
+// every set learned so far. goTo marks where a set becomes complete, the
+// replay every position it holds in, so what is compared is, for each
+// position, whether one at or before it on the path is marked: whether the
+// path is dead from there on. The search runs on XSokoban 1-8; every
+// step is compared, after the sets its expansion learned are tested on the
+// path as it stands, and every few steps the search goes back to a record
+// it expanded earlier.
+func TestPathDeadlocksMatchReplay(t *testing.T) {
+	levels := loadCollection(t, filepath.Join(levelsDir(t), "xsokoban90.xsb"))
+	compared, marked := 0, 0
+	for _, l := range levels[:8] {
+		b := mustAnalyze(t, l)
+		opts := Options{Objective: ObjectiveAny}
+		s := newSearcher(b, testHeuristic(b, RuleMatching), opts, NewWorkspace(64<<20))
+		if _, _, _, end := s.begin(); end {
+			continue
+		}
+		rng := rand.New(rand.NewPCG(7, uint64(len(l.Title))))
+		var earlier []uint32
+		for i := 0; i < 3000; i++ {
+			if _, _, _, end := s.step(); end {
+				break
+			}
+			// The expansion may have learned sets; going to the same
+			// record again tests only them, on the path as it stands.
+			at := s.pathRec[len(s.pathRec)-1]
+			earlier = append(earlier, at)
+			if i%50 == 49 {
+				at = earlier[rng.IntN(len(earlier))]
+			}
+			s.goTo(at)
+			want, got := deadFrom(replayPathDeadlocks(s)), deadFrom(s.pathDead.dead)
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Fatalf("%s, step %d: path marks (-replay +goTo):\n%s", l.Title, i, diff)
+			}
+			if n := countTrue(s.pathDead.dead); n != s.pathDead.count {
+				t.Fatalf("%s, step %d: count %d, %d marks", l.Title, i, s.pathDead.count, n)
+			}
+			compared++
+			marked += countTrue(got)
+		}
+		s.finish()
+	}
+	t.Logf("%d paths compared, %d positions on them dead", compared, marked)
+	if marked == 0 {
+		t.Error("no path held a learned deadlock: the test checked nothing dead")
+	}
+}
+
+// replayPathDeadlocks returns, for each position on s's path, whether one
+// of s's learned sets holds in it, by testing every set on a copy of the
+// board taken back push by push.
+func replayPathDeadlocks(s *searcher) []bool {
+	boxAt := slices.Clone(s.boxAt)
+	dead := make([]bool, len(s.pathPush))
+	for j := len(s.pathPush) - 1; j > 0; j-- {
+		p := s.pathPush[j]
+		last, end := s.span(p)
+		for id := range s.learned.used {
+			if s.learned.match(int32(id), boxAt, last) {
+				dead[j] = true
+			}
+		}
+		boxAt[p.from], boxAt[end] = boxAt[end], -1
+	}
+	return dead
+}
+
+// deadFrom returns, for each index of marks, whether it or one before it
+// is marked.
+func deadFrom(marks []bool) []bool {
+	out := make([]bool, len(marks))
+	for j, m := range marks {
+		out[j] = m || j > 0 && out[j-1]
+	}
+	return out
+}
+
+func countTrue(v []bool) int {
+	n := 0
+	for _, x := range v {
+		if x {
+			n++
+		}
+	}
+	return n
 }

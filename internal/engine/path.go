@@ -19,6 +19,7 @@ func (s *searcher) isOnPath(r uint32) bool {
 // parent links up to the nearest record on the current path, takes back the
 // current path's pushes below that record, and replays r's pushes.
 func (s *searcher) goTo(r uint32) {
+	s.pathDead.see(s.learned.used, uint32(s.tt.used))
 	s.rebuild = s.rebuild[:0]
 	for x := r; !s.isOnPath(x); x = s.tt.slots[x].parent {
 		s.rebuild = append(s.rebuild, x)
@@ -41,6 +42,7 @@ func (s *searcher) goTo(r uint32) {
 		s.undoPush(s.pathPush[last], prev)
 		s.pathRec = s.pathRec[:last]
 		s.pathPush = s.pathPush[:last]
+		s.pathDead.pop()
 	}
 	for j := len(s.rebuild) - 1; j >= 0; j-- {
 		x := s.rebuild[j]
@@ -59,8 +61,11 @@ func (s *searcher) goTo(r uint32) {
 		}
 		s.pathRec = append(s.pathRec, x)
 		s.pathPush = append(s.pathPush, p)
+		last, end := s.span(p)
+		s.pathDead.add(s.learned.used > 0 && s.pathDead.holdsSince(&s.learned, x, s.boxAt, end, last))
 		s.setOnPath(x)
 	}
+	s.checkPath()
 }
 
 // pushPath returns the pushes from the root to record r along parent

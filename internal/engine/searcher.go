@@ -62,8 +62,9 @@ type searcher struct {
 	// current path from the root
 	pathRec  []uint32
 	pathPush []push
-	onPath   []uint64 // bit per table slot
-	rebuild  []uint32 // scratch: records from target up to the path
+	pathDead pathDeadlocks // which of the path's positions hold a learned deadlock
+	onPath   []uint64      // bit per table slot
+	rebuild  []uint32      // scratch: records from target up to the path
 
 	moves []push // scratch: pushes of the expanded state
 
@@ -220,6 +221,7 @@ func newSearcher(b *Board, h *Heuristic, opts Options, ws *Workspace) *searcher 
 	s.cmoves = make([]push, 0, 4*len(b.StartBoxes))
 	s.pathRec = make([]uint32, 0, 1024)
 	s.pathPush = make([]push, 0, 1024)
+	s.pathDead.init(n)
 	s.rebuild = make([]uint32, 0, 1024)
 	ws.reset()
 	s.tt, s.pool, s.onPath = ws.tt, ws.pool, ws.onPath

@@ -193,6 +193,7 @@ func (s *searcher) finish() {
 	}
 	s.pathRec = s.pathRec[:0]
 	s.pathPush = s.pathPush[:0]
+	s.pathDead.reset()
 }
 
 // checkBudget counts toward the next budget check and, when it is due,

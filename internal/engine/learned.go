@@ -142,14 +142,15 @@ func (l *learnedSets) holdsAt(boxAt []int16, to, player uint16) bool {
 // cuts off, at their roots, the subtrees queued below it in others. This
 // is YASS's path deadlock count.
 //
-// Each set and position is looked at about once. A child is tested against
-// the sets there are when it is made (searcher.childKey). When goTo replays
-// a position, it is tested against the sets that came since: records are
-// numbered in the order they are stored, and each set is stamped with the
-// table's size when this searcher first saw it, so the sets to test are
-// those whose stamp is not below the record's number. The sets learned
-// while a position stays on the path are tested when goTo next runs
-// (searcher.checkPath).
+// A set and a position are mostly looked at together once. A child is
+// tested against the sets there are when it is made (searcher.childKey).
+// When goTo replays a position, it is tested against the sets that came
+// since: records are numbered in the order they are stored, and each set
+// is stamped with the table's size when this searcher first saw it, so the
+// sets to test are those whose stamp is not below the record's number. The
+// sets learned while a position stays on the path are tested when goTo
+// next runs (searcher.checkPath). A record relinked to a shorter path was
+// tested as a child of it then, against the sets there were.
 type pathDeadlocks struct {
 	dead    []bool   // by path index
 	count   int      // true entries in dead

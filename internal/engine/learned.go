@@ -114,21 +114,11 @@ func (l *learnedSets) inCorral(id int32, sq uint16) bool {
 }
 
 // dead reports whether the position on boxAt, whose last move put a box on
-// to and left the player on player, holds a learned deadlock, and counts
-// the child it prunes.
+// to and left the player on player, holds a learned deadlock.
 func (l *learnedSets) dead(boxAt []int16, to, player uint16) bool {
-	if l.holdsAt(boxAt, to, player) {
-		l.hits++
-		return true
-	}
-	return false
-}
-
-// holdsAt reports whether the position on boxAt, whose last move put a box
-// on to and left the player on player, holds a learned deadlock.
-func (l *learnedSets) holdsAt(boxAt []int16, to, player uint16) bool {
 	for _, id := range l.bySq[to] {
 		if l.match(id, boxAt, player) {
+			l.hits++
 			return true
 		}
 	}

@@ -198,6 +198,55 @@ func TestCorralDeadlocksIndependently(t *testing.T) {
 	}
 }
 
+// TestLearnedPruningIndependently checks the corral sub-search's pruning by
+// learned deadlocks (subsearch.go): the corrals the search found dead are
+// asked again of a sub-search with every set the search learned and of one
+// with none, and the boxes of each that only the first proves, alone on the
+// board with the player where it stood, must be unable to reach goals,
+// which plainBoxSearch confirms when it exhausts their positions. Skips
+// without SOKOD_LEVELS.
+func TestLearnedPruningIndependently(t *testing.T) {
+	skipUnderRace(t)
+	levels := loadCollection(t, filepath.Join(levelsDir(t), "xsokoban90.xsb"))
+	claims, checked := 0, 0
+	// Levels where sets of a few boxes are proved only with the learned
+	// sets within a short search.
+	for _, n := range []int{16, 17} {
+		l := levels[n-1]
+		b := mustAnalyze(t, l)
+		type claim struct {
+			k      []uint16
+			player uint16
+		}
+		var got []claim
+		s := runSteps(b, 5000, TechClusterDeadlocks, func(s *searcher) {
+			s.onCorralDead = func(k []uint16, player uint16) {
+				if len(k) <= 6 {
+					got = append(got, claim{append([]uint16(nil), k...), player})
+				}
+			}
+		})
+		learned, alone := newSubSearch(b, &s.learned), newSubSearch(b, &learnedSets{})
+		wall := uint16(b.Squares)
+		for _, c := range got {
+			if !learned.deadlocked(c.k, c.player, c.player, wall, subLimit) || alone.deadlocked(c.k, c.player, c.player, wall, subLimit) {
+				continue
+			}
+			claims++
+			switch plainBoxSearch(b, c.k, c.player, 300_000) {
+			case 1:
+				t.Fatalf("%s: boxes %v with the player on %d were proved dead with the learned sets, but can reach goals", l.Title, squareNames(b, c.k), c.player)
+			case 0:
+				checked++
+			}
+		}
+	}
+	t.Logf("%d sets proved dead only with the learned sets, %d confirmed by exhaustion", claims, checked)
+	if checked == 0 {
+		t.Error("no set proved only with the learned sets was confirmed: the levels do not exercise the pruning")
+	}
+}
+
 // TestClusterDeadlocksIndependently checks every cluster the search finds
 // dead (cluster.go) on cluttered random levels: its boxes alone on the
 // board, the player where it stood, must be unable to reach goals, which
@@ -469,7 +518,7 @@ func TestCorralSubSearchIndependently(t *testing.T) {
 	for range n {
 		l, src := parseRandom(rng, clutteredLevel)
 		b := mustAnalyze(t, l)
-		ss := newSubSearch(b)
+		ss := newSubSearch(b, &learnedSets{})
 		start := b.StartBoxes
 		if len(start) < 2 {
 			continue

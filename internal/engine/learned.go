@@ -114,11 +114,20 @@ func (l *learnedSets) inCorral(id int32, sq uint16) bool {
 }
 
 // dead reports whether the position on boxAt, whose last move put a box on
-// to and left the player on player, holds a learned deadlock.
+// to and left the player on player, holds a learned deadlock, and counts
+// the search's prunes.
 func (l *learnedSets) dead(boxAt []int16, to, player uint16) bool {
+	if l.holds(boxAt, to, player) {
+		l.hits++
+		return true
+	}
+	return false
+}
+
+// holds is dead without the count, for the corral sub-search's positions.
+func (l *learnedSets) holds(boxAt []int16, to, player uint16) bool {
 	for _, id := range l.bySq[to] {
 		if l.match(id, boxAt, player) {
-			l.hits++
 			return true
 		}
 	}

@@ -196,8 +196,8 @@ func newSearcher(b *Board, h *Heuristic, opts Options, ws *Workspace) *searcher 
 	s.corralPruning = opts.Off&TechPICorrals == 0
 	s.corralDeadlocks = opts.Off&TechCorralDeadlocks == 0
 	if s.corralDeadlocks {
-		s.sub = newSubSearch(b)
 		s.learned.init(n)
+		s.sub = newSubSearch(b, &s.learned)
 		s.lcorral = make([]uint16, 0, n)
 		s.noPushTried = make([]uint64, noPushTried)
 	}

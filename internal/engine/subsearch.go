@@ -16,19 +16,30 @@ package engine
 // fewer boxes only free squares), so the proof stands, and the search no
 // longer follows a box that got out across the board.
 //
-// The search explores K's positions breadth-first, pruning by dead squares
-// and by the freeze test among the boxes left, and gives up (proving
-// nothing) after subLimit positions, when the boxes left are all on goals,
-// or, when its caller asks (corral.go, subInside), as soon as the player
-// gets into the corral. Answers are cached by the boxes' squares and the
-// player's region.
+// The search also prunes a position that holds one of the searcher's
+// learned deadlocks (learned.go), as YASS's corral search prunes by its
+// deadlock sets. A learned set says that its boxes, with the player outside
+// its corral, can never all reach goals, whatever other boxes there are.
+// Along a way for K's boxes alone to all reach goals, each position has the
+// boxes of this search's position at that move and maybe more (those that
+// got out), the player on the same square; it holds no set, so neither
+// does the search's position. The proof stands, and what one corral's
+// proof learned shortens the next's.
+//
+// The search explores K's positions breadth-first, pruning by dead squares,
+// by the freeze test among the boxes left and by the learned sets, and
+// gives up (proving nothing) after subLimit positions, when the boxes left
+// are all on goals, or, when its caller asks (corral.go, subInside), as
+// soon as the player gets into the corral. Answers are cached by the boxes'
+// squares and the player's region.
 
 // subSearch is the scratch of the corral deadlock search, allocated once
 // per searcher.
 type subSearch struct {
 	b      *Board
-	boxAt  []int16  // -1 free, -2 the wall sentinel, else a K box
-	stamp  []uint32 // the expanded position's player region
+	known  *learnedSets // the searcher's learned deadlocks
+	boxAt  []int16      // -1 free, -2 the wall sentinel, else a K box
+	stamp  []uint32     // the expanded position's player region
 	gen    uint32
 	fq     []uint16
 	fmark  []uint32 // freeze test marks
@@ -83,9 +94,9 @@ const (
 	expandedKey = 0x9e3779b97f4a7c15
 )
 
-func newSubSearch(b *Board) *subSearch {
+func newSubSearch(b *Board, known *learnedSets) *subSearch {
 	n := b.Squares + 1
-	ss := &subSearch{b: b, boxAt: make([]int16, n), stamp: make([]uint32, n), fq: make([]uint16, 0, n),
+	ss := &subSearch{b: b, known: known, boxAt: make([]int16, n), stamp: make([]uint32, n), fq: make([]uint16, 0, n),
 		fmark: make([]uint32, n), fstack: make([]uint16, 0, maxSubK+1),
 		seen: make([]uint64, subSeen), epoch: make([]uint32, subSeen), cache: make([]subResult, subCache),
 		states: make([]uint16, 0, (maxSubK+1)*(subLimit+4*maxSubK)), out: make([]uint32, n)}
@@ -201,14 +212,18 @@ func (ss *subSearch) search(k []uint16, player uint16, key uint64) bool {
 				if ss.boxAt[to] != -1 || b.Dead[to] || ss.stamp[side] != gen {
 					continue
 				}
+				escapes := ss.out[to] == ss.ogen
 				ss.boxAt[from], ss.boxAt[to] = -1, int16(i)
-				frozen := ss.freeze(to)
+				dead := ss.freeze(to)
+				if !dead && !escapes && ss.known.used > 0 {
+					dead = ss.known.holds(ss.boxAt, to, from)
+				}
 				ss.boxAt[to], ss.boxAt[from] = -1, int16(i)
-				if frozen {
+				if dead {
 					continue
 				}
 				dst, zto := to, b.ZBox[to]
-				if ss.out[to] == ss.ogen {
+				if escapes {
 					dst, zto, out = noSquare, 0, true // out of the corral
 				}
 				ck := h ^ b.ZBox[from] ^ zto ^ b.ZPlayer[from]

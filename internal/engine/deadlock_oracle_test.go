@@ -167,21 +167,7 @@ func TestCorralDeadlocksIndependently(t *testing.T) {
 	claims, checked := 0, 0
 	for _, l := range levels[:12] {
 		b := mustAnalyze(t, l)
-		type claim struct {
-			k      []uint16
-			player uint16
-		}
-		var got []claim
-		// Without cluster deadlocks, which would prune many of the
-		// positions whose corrals this checks (their own claims are
-		// checked by TestClusterDeadlocksIndependently).
-		runSteps(b, 3000, TechClusterDeadlocks, func(s *searcher) {
-			s.onCorralDead = func(k []uint16, player uint16) {
-				if len(got) < 25 && len(k) <= 5 {
-					got = append(got, claim{append([]uint16(nil), k...), player})
-				}
-			}
-		})
+		got, _ := corralClaims(b, 3000, func(n int, k []uint16) bool { return n < 25 && len(k) <= 5 })
 		claims += len(got)
 		for _, c := range got {
 			switch plainBoxSearch(b, c.k, c.player, 300_000) {
@@ -214,18 +200,7 @@ func TestLearnedPruningIndependently(t *testing.T) {
 	for _, n := range []int{16, 17} {
 		l := levels[n-1]
 		b := mustAnalyze(t, l)
-		type claim struct {
-			k      []uint16
-			player uint16
-		}
-		var got []claim
-		s := runSteps(b, 5000, TechClusterDeadlocks, func(s *searcher) {
-			s.onCorralDead = func(k []uint16, player uint16) {
-				if len(k) <= 6 {
-					got = append(got, claim{append([]uint16(nil), k...), player})
-				}
-			}
-		})
+		got, s := corralClaims(b, 5000, func(_ int, k []uint16) bool { return len(k) <= 6 })
 		learned, alone := newSubSearch(b, &s.learned), newSubSearch(b, &learnedSets{})
 		wall := uint16(b.Squares)
 		for _, c := range got {
@@ -247,6 +222,30 @@ func TestLearnedPruningIndependently(t *testing.T) {
 	}
 }
 
+// deadClaim is a set of boxes a deadlock test found dead, with the player's
+// square then.
+type deadClaim struct {
+	k      []uint16
+	player uint16
+}
+
+// corralClaims runs the search on b for at most nodes expansions and
+// returns the corrals it found dead by their own boxes that keep accepts
+// (given how many it accepted before), and the searcher. Cluster deadlocks
+// are off: they would prune many of the positions whose corrals these are
+// (their own claims are checked by TestClusterDeadlocksIndependently).
+func corralClaims(b *Board, nodes int, keep func(n int, k []uint16) bool) ([]deadClaim, *searcher) {
+	var got []deadClaim
+	s := runSteps(b, nodes, TechClusterDeadlocks, func(s *searcher) {
+		s.onCorralDead = func(k []uint16, player uint16) {
+			if keep(len(got), k) {
+				got = append(got, deadClaim{append([]uint16(nil), k...), player})
+			}
+		}
+	})
+	return got, s
+}
+
 // TestClusterDeadlocksIndependently checks every cluster the search finds
 // dead (cluster.go) on cluttered random levels: its boxes alone on the
 // board, the player where it stood, must be unable to reach goals, which
@@ -263,14 +262,10 @@ func TestClusterDeadlocksIndependently(t *testing.T) {
 	for range n {
 		l, src := parseRandom(rng, clutteredLevel)
 		b := mustAnalyze(t, l)
-		type claim struct {
-			k      []uint16
-			player uint16
-		}
-		var got []claim
+		var got []deadClaim
 		runSteps(b, 2000, 0, func(s *searcher) {
 			s.onClusterDead = func(k []uint16, player uint16) {
-				got = append(got, claim{append([]uint16(nil), k...), player})
+				got = append(got, deadClaim{append([]uint16(nil), k...), player})
 			}
 		})
 		claims += len(got)

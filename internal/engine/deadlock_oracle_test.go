@@ -170,10 +170,7 @@ func TestCorralDeadlocksIndependently(t *testing.T) {
 		got, _ := corralClaims(b, 3000, func(n int, k []uint16) bool { return n < 25 && len(k) <= 5 })
 		claims += len(got)
 		for _, c := range got {
-			switch plainBoxSearch(b, c.k, c.player, 300_000) {
-			case 1:
-				t.Fatalf("%s: boxes %v with the player on %d were found dead, but can reach goals", l.Title, squareNames(b, c.k), c.player)
-			case 0:
+			if confirmDead(t, b, c, 300_000, l.Title+": ") {
 				checked++
 			}
 		}
@@ -208,10 +205,7 @@ func TestLearnedPruningIndependently(t *testing.T) {
 				continue
 			}
 			claims++
-			switch plainBoxSearch(b, c.k, c.player, 300_000) {
-			case 1:
-				t.Fatalf("%s: boxes %v with the player on %d were proved dead with the learned sets, but can reach goals", l.Title, squareNames(b, c.k), c.player)
-			case 0:
+			if confirmDead(t, b, c, 300_000, l.Title+": ") {
 				checked++
 			}
 		}
@@ -246,6 +240,20 @@ func corralClaims(b *Board, nodes int, keep func(n int, k []uint16) bool) ([]dea
 	return got, s
 }
 
+// confirmDead reports whether plainBoxSearch, within limit positions,
+// finds that claim c's boxes alone cannot all reach goals, and fails the
+// test when they can; level names the level in the failure.
+func confirmDead(t *testing.T, b *Board, c deadClaim, limit int, level string) bool {
+	t.Helper()
+	switch plainBoxSearch(b, c.k, c.player, limit) {
+	case 1:
+		t.Fatalf("%sboxes %v with the player on %d were found dead, but can reach goals", level, squareNames(b, c.k), c.player)
+	case 0:
+		return true
+	}
+	return false
+}
+
 // TestClusterDeadlocksIndependently checks every cluster the search finds
 // dead (cluster.go) on cluttered random levels: its boxes alone on the
 // board, the player where it stood, must be unable to reach goals, which
@@ -270,10 +278,7 @@ func TestClusterDeadlocksIndependently(t *testing.T) {
 		})
 		claims += len(got)
 		for _, c := range got {
-			switch plainBoxSearch(b, c.k, c.player, 200_000) {
-			case 1:
-				t.Fatalf("level\n%sboxes %v with the player on %d were found dead, but can reach goals", src, squareNames(b, c.k), c.player)
-			case 0:
+			if confirmDead(t, b, c, 200_000, "level\n"+src) {
 				checked++
 			}
 		}
@@ -463,10 +468,7 @@ func TestClusterSearchAgainstPlainSearch(t *testing.T) {
 			continue
 		}
 		dead++
-		switch plainBoxSearch(b, k, player, 300_000) {
-		case 1:
-			t.Fatalf("level\n%sboxes %v with the player on %d were found dead, but can reach goals", src, squareNames(b, k), player)
-		case 0:
+		if confirmDead(t, b, deadClaim{k, player}, 300_000, "level\n"+src) {
 			confirmed++
 		}
 	}
@@ -529,10 +531,7 @@ func TestCorralSubSearchIndependently(t *testing.T) {
 				continue
 			}
 			dead++
-			switch plainBoxSearch(b, k, b.StartPlayer, 200_000) {
-			case 1:
-				t.Fatalf("level\n%sboxes %v were found dead, but can reach goals", src, squareNames(b, k))
-			case 0:
+			if confirmDead(t, b, deadClaim{k, b.StartPlayer}, 200_000, "level\n"+src) {
 				checked++
 			}
 		}

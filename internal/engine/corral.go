@@ -86,7 +86,7 @@ func (s *searcher) piCorral(gen uint32, pnorm uint16) bool {
 				if s.onCorralDead != nil {
 					s.onCorralDead(k, s.player)
 				}
-				s.learnSub(k)
+				s.learnSub(k, pnorm)
 				s.cmoves = s.cmoves[:0]
 				return true
 			}
@@ -120,7 +120,7 @@ func (s *searcher) piCorral(gen uint32, pnorm uint16) bool {
 					if s.onCorralDead != nil {
 						s.onCorralDead(k, s.player)
 					}
-					s.learnSub(k)
+					s.learnSub(k, pnorm)
 					s.cmoves = s.cmoves[:0]
 					return true
 				}
@@ -162,7 +162,7 @@ func (s *searcher) hindsight(pnorm uint16) {
 		return
 	}
 	if s.sub.deadlocked(s.kbest, s.player, pnorm, s.subInside(s.kin), subLimit) {
-		s.learnSub(s.kbest)
+		s.learnSub(s.kbest, pnorm)
 	}
 }
 
@@ -218,7 +218,21 @@ func (s *searcher) learnLocked() {
 // learnSub keeps the deadlock the corral sub-search has just proved for
 // the boxes k with the player where it stands: it holds wherever the player
 // stands among the squares it reaches with k's boxes alone on the board.
-func (s *searcher) learnSub(k []uint16) {
+// First it drops boxes while the sub-search still proves the rest dead, as
+// a SAT solver minimises a learned clause: a corral's boxes often include
+// some its deadlock does not need, and a smaller set holds in more
+// positions. pnorm is the position's normalised player square.
+func (s *searcher) learnSub(k []uint16, pnorm uint16) {
+	k = append(s.kred[:0], k...)
+	for i := 0; i < len(k) && len(k) > 1; {
+		k[i], k[len(k)-1] = k[len(k)-1], k[i]
+		if s.sub.deadlocked(k[:len(k)-1], s.player, pnorm, s.wall, subLimit) {
+			k = k[:len(k)-1]
+			continue
+		}
+		k[i], k[len(k)-1] = k[len(k)-1], k[i]
+		i++
+	}
 	s.learnSet(k, s.sub.outside(k, s.player, s.lcorral[:0]))
 }
 

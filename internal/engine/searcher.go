@@ -80,7 +80,7 @@ type searcher struct {
 	kplain        []uint16 // the corral's boxes before outside boxes joined (piCorral)
 	kregion       int      // lockedCorral: the region's own boxes are kbox[:kregion]
 	kbest         []uint16 // the boxes of the PI-corral cmoves came from
-	kred          []uint16 // scratch: learnNoPush's boxes
+	kred          []uint16 // scratch: learnNoPush's and learnSub's boxes
 	noPushTried   []uint64 // the corrals learnNoPush tried, by key
 	kin           uint16   // and a square of it
 	cneed         bool     // the corral being checked needs work

@@ -223,17 +223,26 @@ func (s *searcher) learnLocked() {
 // some its deadlock does not need, and a smaller set holds in more
 // positions. pnorm is the position's normalised player square.
 func (s *searcher) learnSub(k []uint16, pnorm uint16) {
-	k = append(s.kred[:0], k...)
+	k = reduceSet(append(s.kred[:0], k...), func(k []uint16) bool {
+		return s.sub.deadlocked(k, s.player, pnorm, s.wall, subLimit)
+	})
+	s.learnSet(k, s.sub.outside(k, s.player, s.lcorral[:0]))
+}
+
+// reduceSet drops boxes from k, in place, each tried once in turn, while
+// dead still holds for the rest, and returns what is left (at least one
+// box): the learned sets' minimisation, for learnSub and learnNoPush.
+func reduceSet(k []uint16, dead func([]uint16) bool) []uint16 {
 	for i := 0; i < len(k) && len(k) > 1; {
 		k[i], k[len(k)-1] = k[len(k)-1], k[i]
-		if s.sub.deadlocked(k[:len(k)-1], s.player, pnorm, s.wall, subLimit) {
+		if dead(k[:len(k)-1]) {
 			k = k[:len(k)-1]
 			continue
 		}
 		k[i], k[len(k)-1] = k[len(k)-1], k[i]
 		i++
 	}
-	s.learnSet(k, s.sub.outside(k, s.player, s.lcorral[:0]))
+	return k
 }
 
 // learnSet adds boxes k with the player outside corral c to the learned
@@ -508,15 +517,7 @@ func (s *searcher) learnNoPush(pnorm uint16) {
 	if !s.noPush(k) || !s.offGoal(k) {
 		return
 	}
-	for i := 0; i < len(k) && len(k) > 1; {
-		k[i], k[len(k)-1] = k[len(k)-1], k[i]
-		if s.noPush(k[:len(k)-1]) && s.offGoal(k[:len(k)-1]) {
-			k = k[:len(k)-1]
-			continue
-		}
-		k[i], k[len(k)-1] = k[len(k)-1], k[i]
-		i++
-	}
+	k = reduceSet(k, func(k []uint16) bool { return s.noPush(k) && s.offGoal(k) })
 	c := s.sub.outside(k, s.player, s.lcorral[:0])
 	if s.onNoPushDead != nil {
 		s.onNoPushDead(k, c)

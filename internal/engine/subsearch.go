@@ -26,8 +26,12 @@ package engine
 // does the search's position. The proof stands, and what one corral's
 // proof learned shortens the next's.
 //
-// The search explores K's positions breadth-first, pruning by dead squares,
-// by the freeze test among the boxes left and by the learned sets, and
+// The search explores K's positions depth-first, a child whose box got out
+// first, pruning by dead squares, by the freeze test among the boxes left
+// and by the learned sets. A corral that is not dead is mostly shown so by
+// its boxes getting out one after another, which depth-first finds after a
+// few positions where breadth-first explores every shallower one first; a
+// dead corral costs the same either way, every position it reaches. It
 // gives up (proving nothing) after subLimit positions, when the boxes left
 // are all on goals, or, when its caller asks (corral.go, subInside), as
 // soon as the player gets into the corral. Answers are cached by the boxes'
@@ -49,8 +53,9 @@ type subSearch struct {
 	seen  []uint64
 	epoch []uint32
 	ep    uint32
-	// the breadth-first queue: k squares per position, then the player
+	// the depth-first stack: k squares per position, then the player
 	states []uint16
+	cur    []uint16 // the position being expanded, off the stack
 	cache  []subResult
 	limit  int
 	inside uint16 // a square of the corral under test
@@ -90,7 +95,7 @@ const (
 	// answers a full one must not take.
 	quickKey = 0x5bd1e9955bd1e995
 	// expandedKey marks the visited-set keys of positions expanded, by
-	// their player's region, apart from those queued, by its square.
+	// their player's region, apart from those stacked, by its square.
 	expandedKey = 0x9e3779b97f4a7c15
 )
 
@@ -99,7 +104,7 @@ func newSubSearch(b *Board, known *learnedSets) *subSearch {
 	ss := &subSearch{b: b, known: known, boxAt: make([]int16, n), stamp: make([]uint32, n), fq: make([]uint16, 0, n),
 		fmark: make([]uint32, n), fstack: make([]uint16, 0, maxSubK+1),
 		seen: make([]uint64, subSeen), epoch: make([]uint32, subSeen), cache: make([]subResult, subCache),
-		states: make([]uint16, 0, (maxSubK+1)*(subLimit+4*maxSubK)), out: make([]uint32, n)}
+		states: make([]uint16, 0, (maxSubK+1)*(subLimit+4*maxSubK)), cur: make([]uint16, 0, maxSubK+1), out: make([]uint32, n)}
 	for i := range ss.boxAt {
 		ss.boxAt[i] = -1
 	}
@@ -143,10 +148,10 @@ func (ss *subSearch) deadlocked(k []uint16, player, pnorm, inside uint16, limit 
 	return dead
 }
 
-// search runs the breadth-first search from the boxes k, the player on
-// player. A child is queued under its player's square as it stands, not
+// search runs the depth-first search from the boxes k, the player on
+// player. A child is stacked under its player's square as it stands, not
 // its region's smallest square, which would cost a flood per child; the
-// region is flooded when the position is taken out, and a position whose
+// region is flooded when the position is taken off, and a position whose
 // boxes and region were expanded already is skipped then.
 func (ss *subSearch) search(k []uint16, player uint16, key uint64) bool {
 	b := ss.b
@@ -163,8 +168,11 @@ func (ss *subSearch) search(k []uint16, player uint16, key uint64) bool {
 	width := n + 1
 	expanded := 0
 	out := false
-	for head := 0; head < len(ss.states); head += width {
-		st := ss.states[head : head+width]
+	for len(ss.states) > 0 {
+		top := len(ss.states) - width
+		ss.cur = append(ss.cur[:0], ss.states[top:]...)
+		ss.states = ss.states[:top]
+		st := ss.cur
 		onGoal, left := 0, 0
 		for i, sq := range st[:n] {
 			if sq == noSquare {
@@ -201,8 +209,9 @@ func (ss *subSearch) search(k []uint16, player uint16, key uint64) bool {
 			ss.clearBoxes(st[:n])
 			return false // too big to decide
 		}
+		escaped := -1 // the stack offset of a child whose box got out
 		for i := 0; i < n; i++ {
-			from := ss.states[head+i]
+			from := st[i]
 			if from == noSquare {
 				continue
 			}
@@ -230,8 +239,11 @@ func (ss *subSearch) search(k []uint16, player uint16, key uint64) bool {
 				if !ss.visit(ck) {
 					continue
 				}
+				if escapes {
+					escaped = len(ss.states)
+				}
 				for j := 0; j < n; j++ {
-					sq := ss.states[head+j]
+					sq := st[j]
 					if j == i {
 						sq = dst
 					}
@@ -240,7 +252,12 @@ func (ss *subSearch) search(k []uint16, player uint16, key uint64) bool {
 				ss.states = append(ss.states, from)
 			}
 		}
-		ss.clearBoxes(ss.states[head : head+n])
+		ss.clearBoxes(st[:n])
+		if top := len(ss.states) - width; escaped >= 0 && escaped != top {
+			for j := range width {
+				ss.states[escaped+j], ss.states[top+j] = ss.states[top+j], ss.states[escaped+j]
+			}
+		}
 	}
 	if out {
 		ss.outDead++

@@ -158,7 +158,7 @@ func (s *searcher) piCorral(gen uint32, pnorm uint16) bool {
 // and then keep as a learned deadlock. pnorm is the position's normalised
 // player square.
 func (s *searcher) hindsight(pnorm uint16) {
-	if s.sub == nil || len(s.kbest) > maxSubK {
+	if s.sub == nil || len(s.kbest) > s.subK() {
 		return
 	}
 	if s.sub.deadlocked(s.kbest, s.player, pnorm, s.subInside(s.kin), subLimit) {
@@ -173,27 +173,43 @@ func (s *searcher) subDeadlocked(inside, pnorm uint16, pi bool) ([]uint16, bool)
 	if s.sub == nil {
 		return nil, false
 	}
-	inside = s.subInside(inside)
-	if len(s.kplain) <= maxSubK && s.sub.deadlocked(s.kplain, s.player, pnorm, inside, subLimit) {
+	inside, maxK := s.subInside(inside), s.subK()
+	if len(s.kplain) <= maxK && s.sub.deadlocked(s.kplain, s.player, pnorm, inside, subLimit) {
 		return s.kplain, true
 	}
-	if !pi && len(s.kbox) > len(s.kplain) && len(s.kbox) <= maxSubK && s.sub.deadlocked(s.kbox, s.player, pnorm, inside, subLimit) {
+	if !pi && len(s.kbox) > len(s.kplain) && len(s.kbox) <= maxK && s.sub.deadlocked(s.kbox, s.player, pnorm, inside, subLimit) {
 		return s.kbox, true
 	}
 	return nil, false
 }
 
+// subAffordable reports whether the corral sub-searches (subsearch.go)
+// have expanded at most subAllowance positions more than the search has.
+// Within that budget they follow the player into the corral and take
+// corrals of up to maxSubK boxes, which proves many more corrals dead; past
+// it they stop where the player gets in and take at most cheapSubK boxes,
+// so that they cost no more than the search itself where few corrals are
+// dead.
+func (s *searcher) subAffordable() bool {
+	return s.sub.work <= s.nodes+subAllowance
+}
+
 // subInside returns the square whose reaching by the player ends a corral
-// sub-search (subsearch.go), given sq, a square of the corral: the wall,
-// which the player never reaches, while the sub-searches have expanded at
-// most subAllowance positions more than the search has. Following the
-// player into the corral proves many more corrals dead; the budget keeps
-// it from costing more than the search itself where they are not.
+// sub-search, given sq, a square of the corral: the wall, which the player
+// never reaches, while the sub-searches are affordable.
 func (s *searcher) subInside(sq uint16) uint16 {
-	if s.sub.work <= s.nodes+subAllowance {
+	if s.subAffordable() {
 		return s.wall
 	}
 	return sq
+}
+
+// subK returns the most boxes a corral sub-search takes now.
+func (s *searcher) subK() int {
+	if s.subAffordable() {
+		return maxSubK
+	}
+	return cheapSubK
 }
 
 // subAllowance is the sub-search positions allowed beyond the search's

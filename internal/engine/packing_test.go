@@ -84,7 +84,7 @@ func TestNearestGoal(t *testing.T) {
 	}
 }
 
-// TestBoundKeying: on XSokoban 32 and 40 the progress keying, which
+// TestBoundKeying: on XSokoban 40 and 44 the progress keying, which
 // counts only the pushes that bring no box nearer its goals, does not
 // solve the level within 10,000 expansions; the bound keying, which also
 // charges the boxes' distances to their nearest goals, solves both. Each
@@ -98,7 +98,7 @@ func TestBoundKeying(t *testing.T) {
 		Bound    Status
 	}
 	var got, want []outcome
-	for _, n := range []int{32, 40} {
+	for _, n := range []int{40, 44} {
 		b := mustAnalyze(t, levels[n-1])
 		plan := newFillPlan(context.Background(), b)
 		if plan == nil {

@@ -85,22 +85,22 @@ func TestRestartSchedule(t *testing.T) {
 	}
 }
 
-// TestPerturbedRuns records why the restarts exist: on XSokoban 8 the
+// TestPerturbedRuns records why the restarts exist: on XSokoban 10 the
 // progress keying unperturbed does not solve the level within its budget,
-// and runs with other seeds solve it within the same budget.
+// and a run with another seed solves it within the same budget.
 func TestPerturbedRuns(t *testing.T) {
 	levels := loadCollection(t, filepath.Join(levelsDir(t), "xsokoban90.xsb"))
-	b := mustAnalyze(t, levels[7])
+	b := mustAnalyze(t, levels[9])
 	plan := newFillPlan(context.Background(), b)
 	if plan == nil {
-		t.Fatal("XSokoban 8: no fill plan")
+		t.Fatal("XSokoban 10: no fill plan")
 	}
 	const budget = 25000
 	var got []Status
-	for run0 := int64(0); run0 <= 2; run0++ {
+	for run0 := int64(0); run0 <= 1; run0++ {
 		got = append(got, runPacking(b, plan, packProgress, runSeed(run0), budget))
 	}
-	if diff := cmp.Diff([]Status{GaveUp, Solved, Solved}, got); diff != "" {
-		t.Errorf("runs 0, 1 and 2 within %d expansions (-want +got):\n%s", budget, diff)
+	if diff := cmp.Diff([]Status{GaveUp, Solved}, got); diff != "" {
+		t.Errorf("runs 0 and 1 within %d expansions (-want +got):\n%s", budget, diff)
 	}
 }

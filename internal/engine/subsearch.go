@@ -80,7 +80,13 @@ const (
 	// positions that differ elsewhere, and a sub-search that follows the
 	// player into the corral costs far more than a slot.
 	subCache = 1 << 16
-	maxSubK  = 8 // the most boxes a sub-search takes
+	// maxSubK is the most boxes a sub-search takes, and cheapSubK the
+	// most once the sub-searches are past their budget (corral.go,
+	// subAffordable). Large corrals are dead too, often where a packing
+	// search jams, but where few are dead their sub-searches can cost
+	// several times the search.
+	maxSubK   = 12
+	cheapSubK = 8
 	// subLimit is the positions a sub-search explores before it gives
 	// up: the dead corrals it finds are tight, and a larger limit costs
 	// more on the corrals that are not dead than it finds.

@@ -543,27 +543,33 @@ func TestCorralSubSearchIndependently(t *testing.T) {
 	}
 }
 
-// TestSubInsideBudget checks the corral sub-search's budget: it follows the
-// player into the corral (the wall as the square that ends it) while its
-// positions stay within the search's expansions and the allowance, and
-// stops at the corral's square after that.
-func TestSubInsideBudget(t *testing.T) {
+// TestSubBudget checks the corral sub-search's budget: while its positions
+// stay within the search's expansions and the allowance, it follows the
+// player into the corral (the wall as the square that ends it) and takes
+// up to maxSubK boxes; after that it stops at the corral's square and
+// takes at most cheapSubK.
+func TestSubBudget(t *testing.T) {
 	b := mustAnalyze(t, parseLevel(t, "#####\n#@$.#\n#####\n"))
 	s := newSearcher(b, testHeuristic(b, RuleMatching), Options{Objective: ObjectiveAny}, NewWorkspace(1<<20))
 	const sq = 2
+	type budget struct {
+		Inside uint16
+		MaxK   int
+	}
+	within, past := budget{s.wall, maxSubK}, budget{sq, cheapSubK}
 	for _, tc := range []struct {
 		nodes, work int64
-		want        uint16
+		want        budget
 	}{
-		{0, 0, s.wall},
-		{0, subAllowance, s.wall},
-		{0, subAllowance + 1, sq},
-		{1000, subAllowance + 1000, s.wall},
-		{1000, subAllowance + 1001, sq},
+		{0, 0, within},
+		{0, subAllowance, within},
+		{0, subAllowance + 1, past},
+		{1000, subAllowance + 1000, within},
+		{1000, subAllowance + 1001, past},
 	} {
 		s.nodes, s.sub.work = tc.nodes, tc.work
-		if got := s.subInside(sq); got != tc.want {
-			t.Errorf("%d expansions, %d sub-search positions: subInside = %d, want %d", tc.nodes, tc.work, got, tc.want)
+		if diff := cmp.Diff(tc.want, budget{s.subInside(sq), s.subK()}); diff != "" {
+			t.Errorf("%d expansions, %d sub-search positions (-want +got):\n%s", tc.nodes, tc.work, diff)
 		}
 	}
 }

@@ -14,8 +14,9 @@
 //
 // Moves are macro moves that take one box any distance. Advisors look at
 // the moves of a position and each proposes the one that improves its
-// feature most (packing, connectivity, room connectivity, out of plan);
-// those cost 0, every other move costs 1, and a position's weight is the
+// measure most: the four features, and the hotspots (boxes in another's
+// way, hotspot.go), which as in Festival have an advisor but no axis.
+// Advised moves cost 0, every other move costs 1, and a position's weight is the
 // sum along its path. The search cycles over the feature-space cells it
 // has discovered, and in each cell expands the position of least weight,
 // so no single feature's plateau can absorb the search. A transposition
@@ -26,8 +27,8 @@
 // Two simplifications from the paper: a position's weight-0 (advised)
 // children are queued when it is first expanded, and its weight-1
 // children (stored then, held back) all at once when it is picked a second
-// time, instead of one move per pick; and the advisors are the four
-// feature advisors only (no hotspot or opener advisors).
+// time, instead of one move per pick; and there are no opener or explorer
+// advisors.
 //
 // A plan runs two such searches in turn (see tries): the first holds
 // children back, the second does not, and each solves levels the other
@@ -74,6 +75,7 @@ func (Planner) Plan(ctx context.Context, req *sdk.PlanRequest, host sdk.Host, pr
 	// without it: on some levels the fill order cuts every way at once,
 	// and the search without it solves them quickly.
 	fillOrder := true
+	hot := newHotspots(b)
 	for k := 0; k < len(tries); k++ {
 		t := tries[k]
 		// The first try too: on a board of thousands of boxes the packing
@@ -87,7 +89,7 @@ func (Planner) Plan(ctx context.Context, req *sdk.PlanRequest, host sdk.Host, pr
 			break
 		}
 		end := run.Leg(t.share)
-		s := newSearch(b, plan, limit, t.hold)
+		s := newSearch(b, plan, hot, limit, t.hold)
 		if !fillOrder {
 			s.area = nil
 		}
@@ -141,6 +143,8 @@ const nodeExtra = 4 + 1 + 20 + 8 + 1 + 4*16
 // distance that orders positions of equal weight within a cell.
 type features struct {
 	packed, regions, doors, outOfPlan int32
+	// hotspots is advised on but is no axis of the space (see hotspot.go).
+	hotspots int32
 	// dist is the sum over the boxes of the push distance to the nearest
 	// goal. It is no feature: it breaks ties within a cell, where the
 	// paper leaves the order open, so that among equally advised
@@ -189,6 +193,7 @@ type search struct {
 	goalRank []int32
 	// nearest[sq] is the push distance from sq to the nearest goal.
 	nearest []uint16
+	hot     *hotspots // shared by a plan's tries
 
 	// Per node.
 	weight []uint32
@@ -217,8 +222,8 @@ type search struct {
 // newSearch returns a search whose store holds at most limit nodes, and
 // whose first picks hold children back (until the store is half full) when
 // hold is set.
-func newSearch(b *board.Board, plan *packing.Plan, limit int, hold bool) *search {
-	s := &search{b: b, plan: plan, gen: macro.NewGen(b), store: macro.NewStore(len(b.StartBoxes), limit), pos: macro.NewPos(b),
+func newSearch(b *board.Board, plan *packing.Plan, hot *hotspots, limit int, hold bool) *search {
+	s := &search{b: b, plan: plan, hot: hot, gen: macro.NewGen(b), store: macro.NewStore(len(b.StartBoxes), limit), pos: macro.NewPos(b),
 		door: doors(b), area: board.NewAreaCheck(b), goalRank: make([]int32, b.Squares+1), cellOf: map[uint64]int32{}}
 	if hold {
 		s.holdLimit = limit / 2
@@ -260,7 +265,7 @@ func doors(b *board.Board) []bool {
 // regions regions.
 func (s *search) measure(regions int) features {
 	b := s.b
-	f := features{packed: int32(s.plan.Advance(0, s.pos.BoxAt)), regions: int32(regions)}
+	f := features{packed: int32(s.plan.Advance(0, s.pos.BoxAt)), regions: int32(regions), hotspots: s.hot.count(s.pos.Boxes)}
 	for _, x := range s.pos.Boxes {
 		onGoal := b.GoalIndex[x] >= 0
 		if s.door[x] && !onGoal {
@@ -431,7 +436,7 @@ func (s *search) expand(run *macro.Run, id int32) (int32, string) {
 		s.childFeat = append(s.childFeat, f)
 	}
 	first := int32(s.store.Len())
-	advised := [4]int{-1, -1, -1, -1}
+	advised := noAdvice()
 	if !regen {
 		var stop string
 		if advised, stop = s.adviseAlive(moves, parent, player, id); stop != "" {
@@ -447,7 +452,7 @@ func (s *search) expand(run *macro.Run, id int32) (int32, string) {
 		}
 		s.pos.Apply(m)
 		var child int32
-		if i == advised[0] || i == advised[1] || i == advised[2] || i == advised[3] {
+		if slices.Contains(advised[:], i) {
 			child = s.add(id, m, s.childFeat[i], w, phaseAdvised)
 			if child >= 0 {
 				s.alive[child] = true
@@ -514,16 +519,27 @@ func (s *search) dead() bool {
 	return s.gen.CorralDeadlock(s.pos)
 }
 
+// advisors is the number of advisors: one per feature, and the hotspots'.
+const advisors = 5
+
+// noAdvice returns advise's answer with no advisor proposing a move.
+func noAdvice() (a [advisors]int) {
+	for i := range a {
+		a[i] = -1
+	}
+	return a
+}
+
 // advise returns the move each advisor proposes, the one among the
 // children not known that improves its feature most, or -1.
-func (s *search) advise(parent features) [4]int {
-	advised := [4]int{-1, -1, -1, -1}
-	var best [4]int32
+func (s *search) advise(parent features) [advisors]int {
+	advised := noAdvice()
+	var best [advisors]int32
 	for i, f := range s.childFeat {
 		if s.known[i] {
 			continue
 		}
-		gains := [4]int32{f.packed - parent.packed, parent.regions - f.regions, parent.doors - f.doors, parent.outOfPlan - f.outOfPlan}
+		gains := [advisors]int32{f.packed - parent.packed, parent.regions - f.regions, parent.doors - f.doors, parent.outOfPlan - f.outOfPlan, parent.hotspots - f.hotspots}
 		for a, g := range gains {
 			if g > 0 && g > best[a] {
 				best[a], advised[a] = g, i
@@ -540,7 +556,7 @@ func (s *search) advise(parent features) [4]int {
 // has just sealed; an advisor that proposed one wasted its advice. The
 // test costs nothing extra: an advised child is picked soon and would be
 // tested then (alive spares it that).
-func (s *search) adviseAlive(moves []macro.Move, parent features, player uint16, id int32) ([4]int, string) {
+func (s *search) adviseAlive(moves []macro.Move, parent features, player uint16, id int32) ([advisors]int, string) {
 	for {
 		advised := s.advise(parent)
 		dead := false

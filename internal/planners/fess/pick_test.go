@@ -79,7 +79,7 @@ func TestPicks(t *testing.T) {
 		name := tc.name
 		t.Run(fmt.Sprintf("%s/hold=%v", name, tc.hold), func(t *testing.T) {
 			b := fixtureBoard(t, name)
-			s := newSearch(b, packing.Order(context.Background(), b), 1<<16, tc.hold)
+			s := newSearch(b, packing.Order(context.Background(), b), newHotspots(b), 1<<16, tc.hold)
 			run := macro.NewRun(context.Background(), &sdk.PlanRequest{}, nil)
 			root := s.start()
 			if sol, stop := s.expand(run, root); sol >= 0 || stop != "" {
@@ -121,7 +121,7 @@ func TestPicks(t *testing.T) {
 // are stored but not counted yet.
 func TestBestCountsExpanded(t *testing.T) {
 	b := fixtureBoard(t, "corridor.xsb")
-	s := newSearch(b, packing.Order(context.Background(), b), 1<<16, true)
+	s := newSearch(b, packing.Order(context.Background(), b), newHotspots(b), 1<<16, true)
 	run := macro.NewRun(context.Background(), &sdk.PlanRequest{}, nil)
 	root := s.start()
 	if sol, stop := s.expand(run, root); sol >= 0 || stop != "" {

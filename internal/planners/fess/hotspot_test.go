@@ -1,0 +1,86 @@
+package fess
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/sokod/sokod/board"
+	"github.com/sokod/sokod/sokoban"
+)
+
+// TestHotspots counts the hotspots of box placements on a board whose two
+// rows let a box move only along its row: a box between another and that
+// row's goal is a hotspot, and so is one on the square its neighbour's
+// pusher needs.
+func TestHotspots(t *testing.T) {
+	l, err := sokoban.Parse(`
+########
+#@ $ $.#
+#     .#
+########`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := board.Analyze(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sq := func(x, y int) uint16 { return uint16(b.SquareOf[y*b.Width+x]) }
+	h := newHotspots(b)
+	for _, tc := range []struct {
+		name  string
+		boxes []uint16
+		want  int32
+	}{
+		{"the second box in the first's way", []uint16{sq(3, 1), sq(5, 1)}, 1},
+		{"on different rows", []uint16{sq(3, 1), sq(5, 2)}, 0},
+		{"each in the other's way", []uint16{sq(4, 2), sq(5, 2)}, 2},
+		{"a box on a goal blocks nothing", []uint16{sq(3, 1), sq(6, 1)}, 0},
+		{"a lone box", []uint16{sq(3, 1)}, 0},
+	} {
+		if diff := cmp.Diff(tc.want, h.count(tc.boxes)); diff != "" {
+			t.Errorf("%s: hotspots (-want +got):\n%s", tc.name, diff)
+		}
+	}
+}
+
+// TestHotspotsLargeBoard checks that a board past maxHotspotWork gets no
+// table, and so no hotspots, rather than a long wait.
+func TestHotspotsLargeBoard(t *testing.T) {
+	const w, h, boxes = 42, 32, 70
+	var sb strings.Builder
+	for y := range h {
+		for x := range w {
+			switch {
+			case x == 0 || y == 0 || x == w-1 || y == h-1:
+				sb.WriteByte('#')
+			case y == 2 && x >= 2 && x < 2+boxes/2, y == 4 && x >= 2 && x < 2+boxes/2:
+				sb.WriteByte('$')
+			case y == 8 && x >= 2 && x < 2+boxes/2, y == 10 && x >= 2 && x < 2+boxes/2:
+				sb.WriteByte('.')
+			case y == 20 && x == 20:
+				sb.WriteByte('@')
+			default:
+				sb.WriteByte(' ')
+			}
+		}
+		sb.WriteByte('\n')
+	}
+	l, err := sokoban.Parse(sb.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := board.Analyze(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.Squares*b.Squares*len(b.Goals) <= maxHotspotWork {
+		t.Fatalf("the board is within maxHotspotWork: %d squares, %d goals", b.Squares, len(b.Goals))
+	}
+	hs := newHotspots(b)
+	if hs.cuts != nil || hs.count(b.StartBoxes) != 0 {
+		t.Errorf("a board past maxHotspotWork got a hotspot table")
+	}
+}

@@ -15,18 +15,11 @@ import (
 // row's goal is a hotspot, and so is one on the square its neighbour's
 // pusher needs.
 func TestHotspots(t *testing.T) {
-	l, err := sokoban.Parse(`
+	b := analyze(t, `
 ########
 #@ $ $.#
 #     .#
 ########`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := board.Analyze(l)
-	if err != nil {
-		t.Fatal(err)
-	}
 	sq := func(x, y int) uint16 { return uint16(b.SquareOf[y*b.Width+x]) }
 	h := newHotspots(b)
 	for _, tc := range []struct {
@@ -68,14 +61,7 @@ func TestHotspotsLargeBoard(t *testing.T) {
 		}
 		sb.WriteByte('\n')
 	}
-	l, err := sokoban.Parse(sb.String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := board.Analyze(l)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := analyze(t, sb.String())
 	if b.Squares*b.Squares*len(b.Goals) <= maxHotspotWork {
 		t.Fatalf("the board is within maxHotspotWork: %d squares, %d goals", b.Squares, len(b.Goals))
 	}
@@ -83,4 +69,18 @@ func TestHotspotsLargeBoard(t *testing.T) {
 	if hs.cuts != nil || hs.count(b.StartBoxes) != 0 {
 		t.Errorf("a board past maxHotspotWork got a hotspot table")
 	}
+}
+
+// analyze parses and analyses the level src.
+func analyze(t *testing.T, src string) *board.Board {
+	t.Helper()
+	l, err := sokoban.Parse(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := board.Analyze(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

@@ -13,7 +13,6 @@ import (
 	"github.com/sokod/sokod/internal/planners/packing"
 	"github.com/sokod/sokod/sdk"
 	"github.com/sokod/sokod/sdk/macro"
-	"github.com/sokod/sokod/sokoban"
 )
 
 // fixtureBoard analyses one of the planners' shared fixtures (plannertest
@@ -24,15 +23,7 @@ func fixtureBoard(t *testing.T, name string) *board.Board {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, err := sokoban.Parse(string(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := board.Analyze(l)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
+	return analyze(t, string(src))
 }
 
 // picks is what the two picks of the start position leave behind.

@@ -25,8 +25,9 @@ type hotspots struct {
 
 // maxHotspotWork bounds the squares newHotspots visits, about squares
 // squared times goals: past it a board gets no table, and no box is a
-// hotspot, rather than a wait that would eat the plan's budget.
-const maxHotspotWork = 1 << 26
+// hotspot, rather than a wait that would eat a short plan's budget (at
+// the bound the table takes about a tenth of a second).
+const maxHotspotWork = 1 << 24
 
 // newHotspots builds b's hotspot table; on a board too large for it, one
 // that finds no hotspots.

@@ -84,3 +84,25 @@ func analyze(t *testing.T, src string) *board.Board {
 	}
 	return b
 }
+
+// TestAdviseHotspots checks the hotspot advisor: of the children not known
+// yet, it proposes the one that leaves the fewest hotspots, and none when
+// no child leaves fewer than the parent.
+func TestAdviseHotspots(t *testing.T) {
+	parent := features{hotspots: 3}
+	for _, tc := range []struct {
+		name     string
+		children []features
+		known    []bool
+		want     int
+	}{
+		{"the child with the fewest", []features{{hotspots: 2}, {hotspots: 0}, {hotspots: 1}}, []bool{false, false, false}, 1},
+		{"a known child is not proposed", []features{{hotspots: 2}, {hotspots: 0}}, []bool{false, true}, 0},
+		{"none fewer than the parent", []features{{hotspots: 3}, {hotspots: 4}}, []bool{false, false}, -1},
+	} {
+		s := &search{childFeat: tc.children, known: tc.known}
+		if diff := cmp.Diff(tc.want, s.advise(parent)[advisors-1]); diff != "" {
+			t.Errorf("%s: the hotspot advisor's move (-want +got):\n%s", tc.name, diff)
+		}
+	}
+}

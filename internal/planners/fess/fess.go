@@ -16,6 +16,10 @@
 // the moves of a position and each proposes the one that improves its
 // measure most: the four features, and the hotspots (boxes in another's
 // way, hotspot.go), which as in Festival have an advisor but no axis.
+// Two more advisors of Festival's propose moves no measure rewards yet
+// (explore.go): the explorer a move that lets the player at new pushes,
+// the opener, when nothing packs, one that clears the way to the next
+// square of the packing order.
 // Advised moves cost 0, every other move costs 1, and a position's weight is the
 // sum along its path. The search cycles over the feature-space cells it
 // has discovered, and in each cell expands the position of least weight,
@@ -24,11 +28,10 @@
 // whose goal areas can no longer be completed with the boxes on their
 // goals standing still are dropped (board.AreaCheck).
 //
-// Two simplifications from the paper: a position's weight-0 (advised)
+// One simplification from the paper: a position's weight-0 (advised)
 // children are queued when it is first expanded, and its weight-1
 // children (stored then, held back) all at once when it is picked a second
-// time, instead of one move per pick; and there are no opener or explorer
-// advisors.
+// time, instead of one move per pick.
 //
 // A plan runs two such searches in turn (see tries): the first holds
 // children back, the second does not, and each solves levels the other
@@ -75,7 +78,7 @@ func (Planner) Plan(ctx context.Context, req *sdk.PlanRequest, host sdk.Host, pr
 	// without it: on some levels the fill order cuts every way at once,
 	// and the search without it solves them quickly.
 	fillOrder := true
-	hot := newHotspots(b)
+	hot, ways := newHotspots(b), newWays(b, plan)
 	for k := 0; k < len(tries); k++ {
 		t := tries[k]
 		// The first try too: on a board of thousands of boxes the packing
@@ -89,7 +92,7 @@ func (Planner) Plan(ctx context.Context, req *sdk.PlanRequest, host sdk.Host, pr
 			break
 		}
 		end := run.Leg(t.share)
-		s := newSearch(b, plan, hot, limit, t.hold)
+		s := newSearch(b, plan, hot, ways, limit, t.hold)
 		if !fillOrder {
 			s.area = nil
 		}
@@ -194,6 +197,7 @@ type search struct {
 	// nearest[sq] is the push distance from sq to the nearest goal.
 	nearest []uint16
 	hot     *hotspots // shared by a plan's tries
+	ways    *ways     // shared by a plan's tries
 
 	// Per node.
 	weight []uint32
@@ -213,17 +217,24 @@ type search struct {
 	cellOf map[uint64]int32
 	seq    uint32
 
-	// Scratch per expansion: the children's features, and whether each
-	// child is stored already.
+	// Scratch per expansion: the children's features, whether each
+	// child is stored already, and whether it opens a push (opensPush);
+	// the squares the player reaches in the position expanded.
 	childFeat []features
 	known     []bool
+	opens     []bool
+	reach     []bool
+	// opensPush's flood: square q is in it when seen[q] == stamp.
+	seen  []uint32
+	stamp uint32
+	stack []uint16
 }
 
 // newSearch returns a search whose store holds at most limit nodes, and
 // whose first picks hold children back (until the store is half full) when
 // hold is set.
-func newSearch(b *board.Board, plan *packing.Plan, hot *hotspots, limit int, hold bool) *search {
-	s := &search{b: b, plan: plan, hot: hot, gen: macro.NewGen(b), store: macro.NewStore(len(b.StartBoxes), limit), pos: macro.NewPos(b),
+func newSearch(b *board.Board, plan *packing.Plan, hot *hotspots, ways *ways, limit int, hold bool) *search {
+	s := &search{b: b, plan: plan, hot: hot, ways: ways, reach: make([]bool, b.Squares+1), seen: make([]uint32, b.Squares+1), gen: macro.NewGen(b), store: macro.NewStore(len(b.StartBoxes), limit), pos: macro.NewPos(b),
 		door: doors(b), area: board.NewAreaCheck(b), goalRank: make([]int32, b.Squares+1), cellOf: map[uint64]int32{}}
 	if hold {
 		s.holdLimit = limit / 2
@@ -420,6 +431,10 @@ func (s *search) expand(run *macro.Run, id int32) (int32, string) {
 	// position is neither advised nor added again.
 	s.childFeat = s.childFeat[:0]
 	s.known = s.known[:0]
+	s.opens = s.opens[:0]
+	if !regen {
+		s.markReach()
+	}
 	for i := range moves {
 		if i%256 == 255 && run.Expired() {
 			return -1, "" // the next Tick says why
@@ -428,12 +443,17 @@ func (s *search) expand(run *macro.Run, id int32) (int32, string) {
 		known := s.store.Find(m.Hash) >= 0
 		s.known = append(s.known, known)
 		var f features
+		opens := false
 		if !known {
 			s.pos.Apply(m)
 			f = s.measure(int(m.Regions))
+			// Only the advisors use opens, and a regenerating pick asks
+			// none.
+			opens = !regen && f.packed >= parent.packed && s.ways.reversible(m.From, m.To) && s.opensPush(m)
 			s.pos.Undo(m, player)
 		}
 		s.childFeat = append(s.childFeat, f)
+		s.opens = append(s.opens, opens)
 	}
 	first := int32(s.store.Len())
 	advised := noAdvice()
@@ -519,8 +539,19 @@ func (s *search) dead() bool {
 	return s.gen.CorralDeadlock(s.pos)
 }
 
-// advisors is the number of advisors: one per feature, and the hotspots'.
-const advisors = 5
+// The advisors, in the order of advise's answer: one per feature, the
+// hotspots', the explorer and the opener (explore.go); advisors counts
+// them.
+const (
+	advPacked = iota
+	advRegions
+	advDoors
+	advOutOfPlan
+	advHotspots
+	advExplorer
+	advOpener
+	advisors
+)
 
 // noAdvice returns advise's answer with no advisor proposing a move.
 func noAdvice() (a [advisors]int) {
@@ -530,22 +561,31 @@ func noAdvice() (a [advisors]int) {
 	return a
 }
 
-// advise returns the move each advisor proposes, the one among the
-// children not known that improves its feature most, or -1.
-func (s *search) advise(parent features) [advisors]int {
+// advise returns the move each advisor proposes among the children not
+// known, or -1: for the features and the hotspots, the one that improves
+// its measure most; then the explorer's and the opener's.
+func (s *search) advise(moves []macro.Move, parent features) [advisors]int {
 	advised := noAdvice()
 	var best [advisors]int32
 	for i, f := range s.childFeat {
 		if s.known[i] {
 			continue
 		}
-		gains := [advisors]int32{f.packed - parent.packed, parent.regions - f.regions, parent.doors - f.doors, parent.outOfPlan - f.outOfPlan, parent.hotspots - f.hotspots}
+		gains := [...]int32{
+			advPacked:    f.packed - parent.packed,
+			advRegions:   parent.regions - f.regions,
+			advDoors:     parent.doors - f.doors,
+			advOutOfPlan: parent.outOfPlan - f.outOfPlan,
+			advHotspots:  parent.hotspots - f.hotspots,
+		}
 		for a, g := range gains {
 			if g > 0 && g > best[a] {
 				best[a], advised[a] = g, i
 			}
 		}
 	}
+	advised[advExplorer] = s.explore(parent)
+	advised[advOpener] = s.open(moves, parent)
 	return advised
 }
 
@@ -558,7 +598,7 @@ func (s *search) advise(parent features) [advisors]int {
 // tested then (alive spares it that).
 func (s *search) adviseAlive(moves []macro.Move, parent features, player uint16, id int32) ([advisors]int, string) {
 	for {
-		advised := s.advise(parent)
+		advised := s.advise(moves, parent)
 		dead := false
 		for a, i := range advised {
 			if i < 0 || s.known[i] || slices.Contains(advised[:a], i) {

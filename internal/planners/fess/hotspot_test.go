@@ -7,6 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/sokod/sokod/board"
+	"github.com/sokod/sokod/internal/planners/packing"
 	"github.com/sokod/sokod/sokoban"
 )
 
@@ -100,8 +101,8 @@ func TestAdviseHotspots(t *testing.T) {
 		{"a known child is not proposed", []features{{hotspots: 2}, {hotspots: 0}}, []bool{false, true}, 0},
 		{"none fewer than the parent", []features{{hotspots: 3}, {hotspots: 4}}, []bool{false, false}, -1},
 	} {
-		s := &search{childFeat: tc.children, known: tc.known}
-		if diff := cmp.Diff(tc.want, s.advise(parent)[advisors-1]); diff != "" {
+		s := &search{plan: &packing.Plan{}, childFeat: tc.children, known: tc.known, opens: make([]bool, len(tc.known))}
+		if diff := cmp.Diff(tc.want, s.advise(nil, parent)[advHotspots]); diff != "" {
 			t.Errorf("%s: the hotspot advisor's move (-want +got):\n%s", tc.name, diff)
 		}
 	}

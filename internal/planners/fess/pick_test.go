@@ -70,15 +70,16 @@ func TestPicks(t *testing.T) {
 		name := tc.name
 		t.Run(fmt.Sprintf("%s/hold=%v", name, tc.hold), func(t *testing.T) {
 			b := fixtureBoard(t, name)
-			s := newSearch(b, packing.Order(context.Background(), b), newHotspots(b), 1<<16, tc.hold)
+			plan := packing.Order(context.Background(), b)
+			s := newSearch(b, plan, newHotspots(b), newWays(b, plan), 1<<16, tc.hold)
 			run := macro.NewRun(context.Background(), &sdk.PlanRequest{}, nil)
 			root := s.start()
 			if sol, stop := s.expand(run, root); sol >= 0 || stop != "" {
 				t.Fatalf("first pick: solved %d, stop %q", sol, stop)
 			}
 			first := s.census()
-			if first.Advised == 0 || first.Advised > 5 || tc.hold && first.Held == 0 {
-				t.Fatalf("first pick: %+v, want 1 to 5 advised children and, holding, some held back", first)
+			if first.Advised == 0 || first.Advised > advisors || tc.hold && first.Held == 0 {
+				t.Fatalf("first pick: %+v, want 1 to %d advised children and, holding, some held back", first, advisors)
 			}
 			want := picks{RootPhase: phaseRest, Stored: 1 + first.Advised + first.Held + first.Dead, Advised: first.Advised, Held: first.Held, Dead: first.Dead}
 			if !tc.hold {
@@ -112,7 +113,8 @@ func TestPicks(t *testing.T) {
 // are stored but not counted yet.
 func TestBestCountsExpanded(t *testing.T) {
 	b := fixtureBoard(t, "corridor.xsb")
-	s := newSearch(b, packing.Order(context.Background(), b), newHotspots(b), 1<<16, true)
+	plan := packing.Order(context.Background(), b)
+	s := newSearch(b, plan, newHotspots(b), newWays(b, plan), 1<<16, true)
 	run := macro.NewRun(context.Background(), &sdk.PlanRequest{}, nil)
 	root := s.start()
 	if sol, stop := s.expand(run, root); sol >= 0 || stop != "" {

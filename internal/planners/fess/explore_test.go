@@ -4,7 +4,6 @@ import (
 	"context"
 	"math/rand/v2"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -175,26 +174,17 @@ func plainOpensPush(s *search, m *macro.Move) bool {
 // reversibility rows may take gets none, and so no explorer, rather than
 // rows as large as the plan's positions.
 func TestWaysLargeBoard(t *testing.T) {
-	const side = 68
-	var sb strings.Builder
-	for y := range side {
-		for x := range side {
-			switch {
-			case x == 0 || y == 0 || x == side-1 || y == side-1:
-				sb.WriteByte('#')
-			case x == 3 && y == 3:
-				sb.WriteByte('@')
-			case x == 5 && y == 5:
-				sb.WriteByte('$')
-			case x == 9 && y == 9:
-				sb.WriteByte('.')
-			default:
-				sb.WriteByte(' ')
-			}
+	b := walledBoard(t, 68, 68, func(x, y int) byte {
+		switch {
+		case x == 3 && y == 3:
+			return '@'
+		case x == 5 && y == 5:
+			return '$'
+		case x == 9 && y == 9:
+			return '.'
 		}
-		sb.WriteByte('\n')
-	}
-	b := analyze(t, sb.String())
+		return ' '
+	})
 	if b.Squares*b.Squares <= maxHotspotWork {
 		t.Fatalf("the board is within the rows' bound: %d squares", b.Squares)
 	}

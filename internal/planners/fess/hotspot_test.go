@@ -43,26 +43,18 @@ func TestHotspots(t *testing.T) {
 // TestHotspotsLargeBoard checks that a board past maxHotspotWork gets no
 // table, and so no hotspots, rather than a long wait.
 func TestHotspotsLargeBoard(t *testing.T) {
-	const w, h, boxes = 42, 32, 70
-	var sb strings.Builder
-	for y := range h {
-		for x := range w {
-			switch {
-			case x == 0 || y == 0 || x == w-1 || y == h-1:
-				sb.WriteByte('#')
-			case y == 2 && x >= 2 && x < 2+boxes/2, y == 4 && x >= 2 && x < 2+boxes/2:
-				sb.WriteByte('$')
-			case y == 8 && x >= 2 && x < 2+boxes/2, y == 10 && x >= 2 && x < 2+boxes/2:
-				sb.WriteByte('.')
-			case y == 20 && x == 20:
-				sb.WriteByte('@')
-			default:
-				sb.WriteByte(' ')
-			}
+	const boxes = 70
+	b := walledBoard(t, 42, 32, func(x, y int) byte {
+		switch {
+		case y == 2 && x >= 2 && x < 2+boxes/2, y == 4 && x >= 2 && x < 2+boxes/2:
+			return '$'
+		case y == 8 && x >= 2 && x < 2+boxes/2, y == 10 && x >= 2 && x < 2+boxes/2:
+			return '.'
+		case y == 20 && x == 20:
+			return '@'
 		}
-		sb.WriteByte('\n')
-	}
-	b := analyze(t, sb.String())
+		return ' '
+	})
 	if b.Squares*b.Squares*len(b.Goals) <= maxHotspotWork {
 		t.Fatalf("the board is within maxHotspotWork: %d squares, %d goals", b.Squares, len(b.Goals))
 	}
@@ -70,6 +62,24 @@ func TestHotspotsLargeBoard(t *testing.T) {
 	if hs.cuts != nil || hs.count(b.StartBoxes) != 0 {
 		t.Errorf("a board past maxHotspotWork got a hotspot table")
 	}
+}
+
+// walledBoard analyses a w by h level walled all round, the square at
+// column x and row y inside being cell(x, y).
+func walledBoard(t *testing.T, w, h int, cell func(x, y int) byte) *board.Board {
+	t.Helper()
+	var sb strings.Builder
+	for y := range h {
+		for x := range w {
+			if x == 0 || y == 0 || x == w-1 || y == h-1 {
+				sb.WriteByte('#')
+			} else {
+				sb.WriteByte(cell(x, y))
+			}
+		}
+		sb.WriteByte('\n')
+	}
+	return analyze(t, sb.String())
 }
 
 // analyze parses and analyses the level src.

@@ -185,12 +185,12 @@ func better(a, b features) bool {
 }
 
 // explore returns the explorer's proposal among the children not known:
-// the best (by better) of those that lose no packing, can be undone and
-// open a push (s.opens), or -1.
-func (s *search) explore(parent features) int {
+// the best (by better) of those s.opens marks (they lose no packing, can
+// be undone and open a push), or -1.
+func (s *search) explore() int {
 	best := -1
 	for i, f := range s.childFeat {
-		if s.known[i] || !s.opens[i] || f.packed < parent.packed {
+		if s.known[i] || !s.opens[i] {
 			continue
 		}
 		if best < 0 || better(f, s.childFeat[best]) {

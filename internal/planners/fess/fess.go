@@ -566,7 +566,8 @@ func noAdvice() (a [advisors]int) {
 // its measure most; then the explorer's and the opener's.
 func (s *search) advise(moves []macro.Move, parent features) [advisors]int {
 	advised := noAdvice()
-	var best [advisors]int32
+	// The advisors of a measure come first, up to the explorer.
+	var best [advExplorer]int32
 	for i, f := range s.childFeat {
 		if s.known[i] {
 			continue
@@ -584,7 +585,7 @@ func (s *search) advise(moves []macro.Move, parent features) [advisors]int {
 			}
 		}
 	}
-	advised[advExplorer] = s.explore(parent)
+	advised[advExplorer] = s.explore()
 	advised[advOpener] = s.open(moves, parent)
 	return advised
 }

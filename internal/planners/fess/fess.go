@@ -276,7 +276,7 @@ func doors(b *board.Board) []bool {
 // regions regions.
 func (s *search) measure(regions int) features {
 	b := s.b
-	f := features{packed: int32(s.plan.Advance(0, s.pos.BoxAt)), regions: int32(regions), hotspots: s.hot.count(s.pos.Boxes)}
+	f := features{packed: int32(s.plan.Packed(s.pos.BoxAt)), regions: int32(regions), hotspots: s.hot.count(s.pos.Boxes)}
 	for _, x := range s.pos.Boxes {
 		onGoal := b.GoalIndex[x] >= 0
 		if s.door[x] && !onGoal {

@@ -33,6 +33,10 @@ type Plan struct {
 	// steps are done: the squares the steps have filled and no step up to
 	// k empties again.
 	Locked [][]bool
+	// Until[k] is the first later step that moves step k's box on (its
+	// From is step k's To), or -1: once that step is done, step k needs
+	// its box no more (see Packed).
+	Until []int32
 	// Dist[k][sq] is the push distance of a lone box from sq to step k's
 	// square, ignoring where the player can walk, or board.Inf.
 	Dist [][]uint16
@@ -57,6 +61,26 @@ func (p *Plan) Advance(k int, boxAt []int16) int {
 		k++
 	}
 	return k
+}
+
+// Packed returns how many steps are done in the position whose boxes stand
+// where boxAt says, counted afresh: the longest prefix of the steps whose
+// squares hold a box, where a step whose box a later step of the prefix
+// moved on needs none. Advance, which goes on from a known count, cannot
+// tell a parked box moved on by its plan from one never parked, so a
+// count from nothing would stop at the first parking square left empty.
+// This is Festival's count (score_parked_boxes) without its initial boxes.
+func (p *Plan) Packed(boxAt []int16) int {
+	n := len(p.Steps)
+	for i := n - 1; i >= 0; i-- {
+		if boxAt[p.Steps[i].To] != -1 {
+			continue
+		}
+		if p.Until == nil || p.Until[i] < 0 || int(p.Until[i]) >= n {
+			n = i
+		}
+	}
+	return n
 }
 
 // outDepth is how far (in player steps) a square must lie from every goal
@@ -227,8 +251,18 @@ func Order(ctx context.Context, b *board.Board) *Plan {
 	return plan
 }
 
-// lock fills Locked.
+// lock fills Locked and Until.
 func (p *Plan) lock(b *board.Board) {
+	p.Until = make([]int32, len(p.Steps))
+	for k, s := range p.Steps {
+		p.Until[k] = -1
+		for j := k + 1; j < len(p.Steps); j++ {
+			if p.Steps[j].From == int32(s.To) {
+				p.Until[k] = int32(j)
+				break
+			}
+		}
+	}
 	cur := make([]bool, b.Squares+1)
 	p.Locked = make([][]bool, len(p.Steps)+1)
 	for k := 0; k <= len(p.Steps); k++ {

@@ -28,7 +28,7 @@ func TestOpensPush(t *testing.T) {
 ###########`)
 	sq := func(x, y int) uint16 { return uint16(b.SquareOf[y*b.Width+x]) }
 	plan := packing.Order(context.Background(), b)
-	s := newSearch(b, plan, newHotspots(b), newWays(b, plan), 1<<10, false)
+	s := newSearch(b, plan, newTables(b, plan), 1<<10, false)
 	s.pos.Set(b.StartBoxes, b.StartPlayer)
 	s.markReach()
 	moves := s.gen.Generate(s.pos, nil)
@@ -115,7 +115,7 @@ func TestOpensPushOracle(t *testing.T) {
 	for _, name := range []string{"corridor.xsb", "goalroom.xsb", "rooms.xsb", "wide.xsb", "frozen.xsb"} {
 		b := fixtureBoard(t, name)
 		plan := packing.Order(context.Background(), b)
-		s := newSearch(b, plan, newHotspots(b), newWays(b, plan), 1<<10, false)
+		s := newSearch(b, plan, newTables(b, plan), 1<<10, false)
 		for walk := range 20 {
 			s.pos.Set(b.StartBoxes, b.StartPlayer)
 			for step := range 30 {

@@ -10,12 +10,16 @@
 //     into;
 //   - room connectivity: the number of boxes off goals standing in doors
 //     (tunnel squares between rooms), each closing a passage;
-//   - out of plan: the boxes standing on goals ahead of the order.
+//   - out of plan: the boxes standing where no later step of the packing
+//     order can use them (oop.go); on a board too large for that, the
+//     boxes on goals ahead of the order.
 //
 // Moves are macro moves that take one box any distance. Advisors look at
 // the moves of a position and each proposes the one that improves its
-// measure most: the four features, and the hotspots (boxes in another's
-// way, hotspot.go), which as in Festival have an advisor but no axis.
+// measure most: the first three features, and the hotspots (boxes in
+// another's way, hotspot.go), which as in Festival have an advisor but no
+// axis; the out-of-plan advisor, as Festival's, takes a box away from
+// where it is out of plan.
 // Two more advisors of Festival's propose moves no measure rewards yet
 // (explore.go): the explorer a move that lets the player at new pushes,
 // the opener, when nothing packs, one that clears the way to the next
@@ -78,7 +82,7 @@ func (Planner) Plan(ctx context.Context, req *sdk.PlanRequest, host sdk.Host, pr
 	// without it: on some levels the fill order cuts every way at once,
 	// and the search without it solves them quickly.
 	fillOrder := true
-	hot, ways := newHotspots(b), newWays(b, plan)
+	tabs := newTables(b, plan)
 	for k := 0; k < len(tries); k++ {
 		t := tries[k]
 		// The first try too: on a board of thousands of boxes the packing
@@ -92,7 +96,7 @@ func (Planner) Plan(ctx context.Context, req *sdk.PlanRequest, host sdk.Host, pr
 			break
 		}
 		end := run.Leg(t.share)
-		s := newSearch(b, plan, hot, ways, limit, t.hold)
+		s := newSearch(b, plan, tabs, limit, t.hold)
 		if !fillOrder {
 			s.area = nil
 		}
@@ -196,8 +200,10 @@ type search struct {
 	goalRank []int32
 	// nearest[sq] is the push distance from sq to the nearest goal.
 	nearest []uint16
-	hot     *hotspots // shared by a plan's tries
-	ways    *ways     // shared by a plan's tries
+	// Shared by a plan's tries (see tables).
+	hot  *hotspots
+	ways *ways
+	oop  *oopZones // nil on a board too large for the zones
 
 	// Per node.
 	weight []uint32
@@ -230,11 +236,24 @@ type search struct {
 	stack []uint16
 }
 
+// tables are what a plan's tries share: built once from the board and the
+// plan.
+type tables struct {
+	hot  *hotspots
+	ways *ways
+	oop  *oopZones
+}
+
+// newTables returns the tables of b and plan.
+func newTables(b *board.Board, plan *packing.Plan) *tables {
+	return &tables{hot: newHotspots(b), ways: newWays(b, plan), oop: newOOPZones(b, plan)}
+}
+
 // newSearch returns a search whose store holds at most limit nodes, and
 // whose first picks hold children back (until the store is half full) when
 // hold is set.
-func newSearch(b *board.Board, plan *packing.Plan, hot *hotspots, ways *ways, limit int, hold bool) *search {
-	s := &search{b: b, plan: plan, hot: hot, ways: ways, reach: make([]bool, b.Squares+1), seen: make([]uint32, b.Squares+1), gen: macro.NewGen(b), store: macro.NewStore(len(b.StartBoxes), limit), pos: macro.NewPos(b),
+func newSearch(b *board.Board, plan *packing.Plan, t *tables, limit int, hold bool) *search {
+	s := &search{b: b, plan: plan, hot: t.hot, ways: t.ways, oop: t.oop, reach: make([]bool, b.Squares+1), seen: make([]uint32, b.Squares+1), gen: macro.NewGen(b), store: macro.NewStore(len(b.StartBoxes), limit), pos: macro.NewPos(b),
 		door: doors(b), area: board.NewAreaCheck(b), goalRank: make([]int32, b.Squares+1), cellOf: map[uint64]int32{}}
 	if hold {
 		s.holdLimit = limit / 2
@@ -282,10 +301,13 @@ func (s *search) measure(regions int) features {
 		if s.door[x] && !onGoal {
 			f.doors++
 		}
-		if onGoal && s.goalRank[x] >= f.packed {
+		if s.oop == nil && onGoal && s.goalRank[x] >= f.packed {
 			f.outOfPlan++
 		}
 		f.dist += int32(s.nearest[x])
+	}
+	if s.oop != nil {
+		f.outOfPlan = s.oop.count(f.packed, s.pos.Boxes)
 	}
 	return f
 }
@@ -563,7 +585,8 @@ func noAdvice() (a [advisors]int) {
 
 // advise returns the move each advisor proposes among the children not
 // known, or -1: for the features and the hotspots, the one that improves
-// its measure most; then the explorer's and the opener's.
+// its measure most (out of plan: see clearOOP); then the explorer's and
+// the opener's.
 func (s *search) advise(moves []macro.Move, parent features) [advisors]int {
 	advised := noAdvice()
 	// The advisors of a measure come first, up to the explorer.
@@ -584,6 +607,11 @@ func (s *search) advise(moves []macro.Move, parent features) [advisors]int {
 				best[a], advised[a] = g, i
 			}
 		}
+	}
+	// With zones, the out-of-plan advisor is Festival's (oop.go), not the
+	// measure's gain.
+	if s.oop != nil {
+		advised[advOutOfPlan] = s.clearOOP(moves, parent)
 	}
 	advised[advExplorer] = s.explore()
 	advised[advOpener] = s.open(moves, parent)

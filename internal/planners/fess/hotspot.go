@@ -74,23 +74,8 @@ func newHotspots(b *board.Board) *hotspots {
 func pullReach(b *board.Board, g, blocked uint16, seen []bool, queue []uint16) []uint16 {
 	clear(seen)
 	wall := b.Wall()
-	free := func(sq uint16) bool { return sq != wall && sq != blocked }
-	queue = append(queue[:0], g)
 	seen[g] = true
-	for i := 0; i < len(queue); i++ {
-		t := queue[i]
-		for d := range 4 {
-			// A push in direction d onto t comes from s = t-d, the
-			// player on s-d.
-			s := b.Nbr[int(t)*4+(d^2)]
-			if !free(s) || seen[s] || !free(b.Nbr[int(s)*4+(d^2)]) {
-				continue
-			}
-			seen[s] = true
-			queue = append(queue, s)
-		}
-	}
-	return queue
+	return relaxedPulls(b, func(sq uint16) bool { return sq != wall && sq != blocked }, seen, append(queue[:0], g))
 }
 
 // count returns the hotspots among boxes.

@@ -71,7 +71,7 @@ func TestPicks(t *testing.T) {
 		t.Run(fmt.Sprintf("%s/hold=%v", name, tc.hold), func(t *testing.T) {
 			b := fixtureBoard(t, name)
 			plan := packing.Order(context.Background(), b)
-			s := newSearch(b, plan, newHotspots(b), newWays(b, plan), 1<<16, tc.hold)
+			s := newSearch(b, plan, newTables(b, plan), 1<<16, tc.hold)
 			run := macro.NewRun(context.Background(), &sdk.PlanRequest{}, nil)
 			root := s.start()
 			if sol, stop := s.expand(run, root); sol >= 0 || stop != "" {
@@ -114,7 +114,7 @@ func TestPicks(t *testing.T) {
 func TestBestCountsExpanded(t *testing.T) {
 	b := fixtureBoard(t, "corridor.xsb")
 	plan := packing.Order(context.Background(), b)
-	s := newSearch(b, plan, newHotspots(b), newWays(b, plan), 1<<16, true)
+	s := newSearch(b, plan, newTables(b, plan), 1<<16, true)
 	run := macro.NewRun(context.Background(), &sdk.PlanRequest{}, nil)
 	root := s.start()
 	if sol, stop := s.expand(run, root); sol >= 0 || stop != "" {

@@ -174,17 +174,7 @@ func plainOpensPush(s *search, m *macro.Move) bool {
 // reversibility rows may take gets none, and so no explorer, rather than
 // rows as large as the plan's positions.
 func TestWaysLargeBoard(t *testing.T) {
-	b := walledBoard(t, 68, 68, func(x, y int) byte {
-		switch {
-		case x == 3 && y == 3:
-			return '@'
-		case x == 5 && y == 5:
-			return '$'
-		case x == 9 && y == 9:
-			return '.'
-		}
-		return ' '
-	})
+	b := loneBoxBoard(t, 68)
 	if b.Squares*b.Squares <= maxHotspotWork {
 		t.Fatalf("the board is within the rows' bound: %d squares", b.Squares)
 	}

@@ -117,3 +117,20 @@ func TestAdviseHotspots(t *testing.T) {
 		}
 	}
 }
+
+// loneBoxBoard returns an open square board of side n inside its walls,
+// with one box and one goal.
+func loneBoxBoard(t *testing.T, n int) *board.Board {
+	t.Helper()
+	return walledBoard(t, n, n, func(x, y int) byte {
+		switch {
+		case x == 3 && y == 3:
+			return '@'
+		case x == 5 && y == 5:
+			return '$'
+		case x == 9 && y == 9:
+			return '.'
+		}
+		return ' '
+	})
+}

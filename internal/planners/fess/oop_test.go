@@ -147,17 +147,7 @@ func TestClearOOP(t *testing.T) {
 // TestOOPZonesLargePlan checks that a plan whose steps times the board's
 // squares pass the bound gets no zones, and one within it does.
 func TestOOPZonesLargePlan(t *testing.T) {
-	b := walledBoard(t, 20, 20, func(x, y int) byte {
-		switch {
-		case x == 3 && y == 3:
-			return '@'
-		case x == 5 && y == 5:
-			return '$'
-		case x == 9 && y == 9:
-			return '.'
-		}
-		return ' '
-	})
+	b := loneBoxBoard(t, 20)
 	g := b.Goals[0]
 	plan := func(steps int) *packing.Plan {
 		p := &packing.Plan{Steps: make([]packing.Step, steps)}

@@ -4,9 +4,6 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-
-	"github.com/sokod/sokod/board"
-	"github.com/sokod/sokod/sokoban"
 )
 
 // TestPacked counts the steps of a plan with a parking, afresh, on boxes
@@ -22,14 +19,7 @@ func TestPacked(t *testing.T) {
 		"# . . #\n" +
 		"# .   #\n" +
 		"#######\n"
-	l, err := sokoban.Parse(level)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := board.Analyze(l)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := analyze(t, level)
 	sq := func(x, y int) uint16 { return uint16(b.SquareOf[y*b.Width+x]) }
 	park, g, h := sq(3, 4), sq(2, 3), sq(4, 3)
 	p := &Plan{Steps: []Step{{From: -1, To: park}, {From: -1, To: g}, {From: int32(park), To: h}}}

@@ -52,14 +52,7 @@ func TestOutDistanceSink(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			l, err := sokoban.Parse(tt.level)
-			if err != nil {
-				t.Fatal(err)
-			}
-			b, err := board.Analyze(l)
-			if err != nil {
-				t.Fatal(err)
-			}
+			b := analyze(t, tt.level)
 			r := newReverse(b)
 			for _, g := range b.Goals {
 				r.occ[g] = true
@@ -79,3 +72,17 @@ func TestOutDistanceSink(t *testing.T) {
 
 // cell names a square by column and row.
 type cell struct{ X, Y int }
+
+// analyze parses and analyses a level written out in a test.
+func analyze(t *testing.T, level string) *board.Board {
+	t.Helper()
+	l, err := sokoban.Parse(level)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := board.Analyze(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}

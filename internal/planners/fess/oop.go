@@ -38,7 +38,6 @@ func newOOPZones(b *board.Board, plan *packing.Plan) *oopZones {
 		return nil
 	}
 	z := &oopZones{zone: make([][]bool, steps+1), dist: make([][]uint16, steps+1)}
-	wall := b.Wall()
 	walled := make([]bool, n+1)
 	seen := make([]bool, n+1)
 	queue := make([]uint16, 0, n)
@@ -48,30 +47,10 @@ func newOOPZones(b *board.Board, plan *packing.Plan) *oopZones {
 	for k := 0; k+1 < steps; k++ {
 		// The squares of the steps up to k whose boxes no later step moves
 		// on are walls from now on.
-		st := plan.Steps[k]
-		if plan.Until == nil || plan.Until[k] < 0 {
-			walled[st.To] = true
+		if plan.MovedOn(k) < 0 {
+			walled[plan.Steps[k].To] = true
 		}
-		free := func(sq uint16) bool { return sq != wall && !walled[sq] }
-		clear(seen)
-		queue = queue[:0]
-		for _, later := range plan.Steps[k+1:] {
-			if !seen[later.To] {
-				seen[later.To] = true
-				queue = append(queue, later.To)
-			}
-		}
-		queue = relaxedPulls(b, free, seen, queue)
-		var zone []bool
-		for sq := range n {
-			if !seen[sq] && !walled[sq] && !b.Dead[sq] {
-				if zone == nil {
-					zone = make([]bool, n+1)
-				}
-				zone[sq] = true
-			}
-		}
-		own[k] = zone
+		own[k] = ownZone(b, plan.Steps[k+1:], walled, seen, queue)
 	}
 	// As soon as possible: the steps before the one where the zone changes
 	// already take its zone.
@@ -96,38 +75,69 @@ func newOOPZones(b *board.Board, plan *packing.Plan) *oopZones {
 		}
 		clear(walled)
 		for j, st := range plan.Steps[:k] {
-			if plan.Until == nil || plan.Until[j] < 0 || int(plan.Until[j]) >= k {
+			if u := plan.MovedOn(j); u < 0 || u >= k {
 				walled[st.To] = true
 			}
 		}
-		d := make([]uint16, n+1)
-		for i := range d {
-			d[i] = board.Inf
-		}
-		queue = queue[:0]
-		for sq, in := range z.zone[k] {
-			if in {
-				d[sq] = 0
-				queue = append(queue, uint16(sq))
-			}
-		}
-		for i := 0; i < len(queue); i++ {
-			s := queue[i]
-			for dir := range 4 {
-				// A push in direction dir takes the box from s to t, the
-				// player on s's other side.
-				t := b.Nbr[int(s)*4+dir]
-				p := b.Nbr[int(s)*4+(dir^2)]
-				if t == wall || walled[t] || p == wall || walled[p] || d[t] != board.Inf {
-					continue
-				}
-				d[t] = d[s] + 1
-				queue = append(queue, t)
-			}
-		}
-		z.dist[k] = d
+		z.dist[k] = zoneDist(b, z.zone[k], walled, queue)
 	}
 	return z
+}
+
+// ownZone returns the squares, neither walled nor dead, from which no
+// relaxed push sequence reaches the square of one of later, or nil for
+// none.
+func ownZone(b *board.Board, later []packing.Step, walled, seen []bool, queue []uint16) []bool {
+	wall := b.Wall()
+	clear(seen)
+	queue = queue[:0]
+	for _, st := range later {
+		if !seen[st.To] {
+			seen[st.To] = true
+			queue = append(queue, st.To)
+		}
+	}
+	relaxedPulls(b, func(sq uint16) bool { return sq != wall && !walled[sq] }, seen, queue)
+	var zone []bool
+	for sq := range b.Squares {
+		if !seen[sq] && !walled[sq] && !b.Dead[sq] {
+			if zone == nil {
+				zone = make([]bool, b.Squares+1)
+			}
+			zone[sq] = true
+		}
+	}
+	return zone
+}
+
+// zoneDist returns the relaxed push distance of a lone box from zone to
+// every square, walled squares walled up, board.Inf where none reaches.
+func zoneDist(b *board.Board, zone, walled []bool, queue []uint16) []uint16 {
+	wall := b.Wall()
+	d := make([]uint16, b.Squares+1)
+	queue = queue[:0]
+	for sq, in := range zone {
+		d[sq] = board.Inf
+		if in {
+			d[sq] = 0
+			queue = append(queue, uint16(sq))
+		}
+	}
+	for i := 0; i < len(queue); i++ {
+		s := queue[i]
+		for dir := range 4 {
+			// A push in direction dir takes the box from s to t, the
+			// player on s's other side.
+			t := b.Nbr[int(s)*4+dir]
+			p := b.Nbr[int(s)*4+(dir^2)]
+			if t == wall || walled[t] || p == wall || walled[p] || d[t] != board.Inf {
+				continue
+			}
+			d[t] = d[s] + 1
+			queue = append(queue, t)
+		}
+	}
+	return d
 }
 
 // count returns how many of boxes are out of plan while packed steps are

@@ -45,11 +45,50 @@ func TestOOPZonesOracle(t *testing.T) {
 			}
 			if z.zone[k] != nil {
 				zones++
+				checkZoneDist(t, b, plan, k, z.zone[k], z.dist[k])
 			}
 		}
 	}
 	if zones == 0 {
 		t.Fatal("no fixture has a square out of plan: the test checks nothing")
+	}
+}
+
+// checkZoneDist holds dist to a breadth-first distance from zone: 0 on
+// the zone alone, and every other finite distance one more than that of a
+// square a relaxed push comes from, every push lengthening it by at most
+// one; the boxes in place after k steps are walls.
+func checkZoneDist(t *testing.T, b *board.Board, plan *packing.Plan, k int, zone []bool, dist []uint16) {
+	t.Helper()
+	wall := b.Wall()
+	walled := make([]bool, b.Squares+1)
+	for j, st := range plan.Steps[:k] {
+		if plan.Until[j] < 0 || int(plan.Until[j]) >= k {
+			walled[st.To] = true
+		}
+	}
+	free := func(sq uint16) bool { return sq != wall && !walled[sq] }
+	for sq := range uint16(b.Squares) {
+		d := dist[sq]
+		if (d == 0) != zone[sq] {
+			t.Fatalf("after %d steps: square %d has distance %d, in the zone %v", k, sq, d, zone[sq])
+		}
+		if d == board.Inf || d == 0 {
+			continue
+		}
+		from := false
+		for dir := range 4 {
+			s, p := b.Nbr[int(sq)*4+(dir^2)], b.Nbr[int(b.Nbr[int(sq)*4+(dir^2)])*4+(dir^2)]
+			if free(s) && free(p) && dist[s] == d-1 {
+				from = true
+			}
+			if t2 := b.Nbr[int(sq)*4+dir]; free(t2) && free(s) && dist[t2] > d+1 {
+				t.Fatalf("after %d steps: a push from square %d (distance %d) reaches %d at distance %d", k, sq, d, t2, dist[t2])
+			}
+		}
+		if !from {
+			t.Fatalf("after %d steps: square %d at distance %d is reached from no square at %d", k, sq, d, d-1)
+		}
 	}
 }
 

@@ -76,11 +76,20 @@ func (p *Plan) Packed(boxAt []int16) int {
 		if boxAt[p.Steps[i].To] != -1 {
 			continue
 		}
-		if p.Until == nil || p.Until[i] < 0 || int(p.Until[i]) >= n {
+		if u := p.MovedOn(i); u < 0 || u >= n {
 			n = i
 		}
 	}
 	return n
+}
+
+// MovedOn returns the step that moves step k's box on (Until[k]), or -1:
+// also for a plan built without Until, whose boxes all stay.
+func (p *Plan) MovedOn(k int) int {
+	if p.Until == nil {
+		return -1
+	}
+	return int(p.Until[k])
 }
 
 // outDepth is how far (in player steps) a square must lie from every goal

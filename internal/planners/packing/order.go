@@ -169,8 +169,12 @@ func (r *reverse) park(ctx context.Context, remaining []uint16, depth int, budge
 // one with the shortest way out, the one nearest the entrance. When no box
 // can leave, it parks boxes inside the area so that another box can then
 // leave: one parking if one will do, else a chain of up to parkDepth; a
-// parked box may be parked again. Boxes that cannot leave even so are
-// packed first, in any order. The reverse search looks at boxes only, not
+// parked box may be parked again. Stuck even so, it may also park boxes
+// in sinks: dead ends outside the goal area that no box can come from (a
+// corridor below a goal room, say), where a parked box stays until the
+// area is empty. That is the last resort, so the orders found without it
+// stay as they were. Boxes that cannot leave even so are packed first, in
+// any order. The reverse search looks at boxes only, not
 // the player's exact square, and is run once per plan; it allocates
 // freely. Cancelling ctx cuts it short: Order returns nil, without the
 // push distances of the steps, which are costly on a board of thousands of
@@ -219,7 +223,11 @@ func Order(ctx context.Context, b *board.Board) *Plan {
 			seq = r.park(ctx, remaining, d, &budget)
 		}
 		if seq == nil {
-			break
+			if r.sinks {
+				break
+			}
+			r.sinks = true
+			continue
 		}
 		for _, ps := range seq {
 			steps = append(steps, revStep{from: remaining[ps.i], to: int32(ps.p)})
@@ -296,6 +304,9 @@ type reverse struct {
 	occ    []bool // a box on the square; the wall sentinel is occupied
 	out    []bool // outside the goal area
 	source []bool // a box's start square off the goals
+	sink   []bool // outside the goal area, and no box can come from there
+	// sinks lets boxes be parked in sinks (see Order).
+	sinks  bool
 	region []bool // the player's region
 	mark   []uint32
 	mgen   uint32
@@ -339,6 +350,32 @@ func newReverse(b *board.Board) *reverse {
 			r.out[s] = true
 			r.source[s] = true
 		}
+	}
+	// A lone box pushed from a source reaches every square a box can
+	// come from; the other squares outside are sinks. The box may not
+	// pass the goals, full in the reverse search: beyond them lies the
+	// dead end a box is parked in for good.
+	from := make([]bool, n)
+	var fq []uint16
+	for s := range b.Squares {
+		if r.source[s] {
+			from[s] = true
+			fq = append(fq, uint16(s))
+		}
+	}
+	for h := 0; h < len(fq); h++ {
+		s := fq[h]
+		for d := range 4 {
+			t, p := b.Nbr[int(s)*4+d], b.Nbr[int(s)*4+(d^2)]
+			if t != r.wall && p != r.wall && !from[t] && b.GoalIndex[t] < 0 {
+				from[t] = true
+				fq = append(fq, t)
+			}
+		}
+	}
+	r.sink = make([]bool, n)
+	for s := range b.Squares {
+		r.sink[s] = r.out[s] && !from[s]
 	}
 	return r
 }
@@ -467,11 +504,12 @@ func (r *reverse) outDistance(q uint16) int {
 }
 
 // parkingSquares lists the squares, nearest first, where the box on q can
-// be parked: reachable by pulls, not goals, inside the goal area.
+// be parked: reachable by pulls, not goals, inside the goal area or, once
+// the search parks in sinks, in a sink.
 func (r *reverse) parkingSquares(q uint16) []uint16 {
 	var out []uint16
 	r.pulls(q, func(sq uint16, _ int32) bool {
-		if sq != q && r.b.GoalIndex[sq] < 0 && !r.out[sq] && !slices.Contains(out, sq) {
+		if sq != q && r.b.GoalIndex[sq] < 0 && (!r.out[sq] || r.sinks && r.sink[sq]) && !slices.Contains(out, sq) {
 			out = append(out, sq)
 		}
 		return len(out) < maxParkTries

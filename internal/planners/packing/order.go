@@ -353,8 +353,8 @@ func newReverse(b *board.Board) *reverse {
 	}
 	// A lone box pushed from a source reaches every square a box can
 	// come from; the other squares outside are sinks. The box may not
-	// pass the goals, full in the reverse search: beyond them lies the
-	// dead end a box is parked in for good.
+	// cross the goals, which are full in the reverse search: a dead end
+	// beyond them is a sink.
 	from := make([]bool, n)
 	var fq []uint16
 	for s := range b.Squares {

@@ -351,33 +351,39 @@ func newReverse(b *board.Board) *reverse {
 			r.source[s] = true
 		}
 	}
-	// A lone box pushed from a source reaches every square a box can
-	// come from; the other squares outside are sinks. The box may not
-	// cross the goals, which are full in the reverse search: a dead end
-	// beyond them is a sink.
-	from := make([]bool, n)
-	var fq []uint16
-	for s := range b.Squares {
-		if r.source[s] {
+	r.sink = findSinks(b, r.out, r.source)
+	return r
+}
+
+// findSinks marks the squares outside the goal area that no box can come
+// from: a lone box pushed from a source reaches every square a box can
+// come from. The box may not cross the goals, which are full in the
+// reverse search, so a dead end beyond them is a sink.
+func findSinks(b *board.Board, out, source []bool) []bool {
+	wall := b.Wall()
+	from := make([]bool, b.Squares+1)
+	var queue []uint16
+	for s, ok := range source {
+		if ok {
 			from[s] = true
-			fq = append(fq, uint16(s))
+			queue = append(queue, uint16(s))
 		}
 	}
-	for h := 0; h < len(fq); h++ {
-		s := fq[h]
+	for h := 0; h < len(queue); h++ {
+		s := queue[h]
 		for d := range 4 {
 			t, p := b.Nbr[int(s)*4+d], b.Nbr[int(s)*4+(d^2)]
-			if t != r.wall && p != r.wall && !from[t] && b.GoalIndex[t] < 0 {
+			if t != wall && p != wall && !from[t] && b.GoalIndex[t] < 0 {
 				from[t] = true
-				fq = append(fq, t)
+				queue = append(queue, t)
 			}
 		}
 	}
-	r.sink = make([]bool, n)
+	sink := make([]bool, b.Squares+1)
 	for s := range b.Squares {
-		r.sink[s] = r.out[s] && !from[s]
+		sink[s] = out[s] && !from[s]
 	}
-	return r
+	return sink
 }
 
 // flood marks the free squares reachable from s and returns how many.

@@ -82,9 +82,15 @@ func (Planner) Plan(ctx context.Context, req *sdk.PlanRequest, host sdk.Host, pr
 	// without it: on some levels the fill order cuts every way at once,
 	// and the search without it solves them quickly.
 	fillOrder := true
-	tabs := newTables(b, plan)
+	// Where the reverse search got stuck, the second try follows the base
+	// search's plan, holding children back as the first does.
+	plans := []planned{{plan, newTables(b, plan)}}
+	if st.Alt != nil {
+		plans = append(plans, planned{st.Alt, newTables(b, st.Alt)})
+		reasons[0] += "; the second try's " + st.Alt.String()
+	}
 	for k := 0; k < len(tries); k++ {
-		t := tries[k]
+		t, p := tries[k], plans[min(k, len(plans)-1)]
 		// The first try too: on a board of thousands of boxes the packing
 		// order can take the whole budget, and a search's tables take a
 		// while to build. A try that ran past the plan's end says why it
@@ -96,7 +102,7 @@ func (Planner) Plan(ctx context.Context, req *sdk.PlanRequest, host sdk.Host, pr
 			break
 		}
 		end := run.Leg(t.share)
-		s := newSearch(b, plan, tabs, limit, t.hold)
+		s := newSearch(b, p.plan, p.tabs, limit, t.hold || len(plans) > 1)
 		if !fillOrder {
 			s.area = nil
 		}
@@ -234,6 +240,12 @@ type search struct {
 	seen  []uint32
 	stamp uint32
 	stack []uint16
+}
+
+// planned is a plan with its tables.
+type planned struct {
+	plan *packing.Plan
+	tabs *tables
 }
 
 // tables are what a plan's tries share: built once from the board and the

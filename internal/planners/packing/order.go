@@ -251,10 +251,16 @@ func Order(ctx context.Context, b *board.Board) *Plan {
 		s := steps[i]
 		plan.Steps = append(plan.Steps, Step{From: s.to, To: s.from})
 	}
-	plan.lock(b)
-	plan.Dist = make([][]uint16, len(plan.Steps))
+	return plan.finish(ctx, b, r)
+}
+
+// finish fills the plan's Locked, Until and Dist, or returns nil when ctx
+// ends first.
+func (p *Plan) finish(ctx context.Context, b *board.Board, r *reverse) *Plan {
+	p.lock(b)
+	p.Dist = make([][]uint16, len(p.Steps))
 	byTarget := map[uint16][]uint16{}
-	for k, s := range plan.Steps {
+	for k, s := range p.Steps {
 		if ctx.Err() != nil {
 			return nil
 		}
@@ -263,9 +269,9 @@ func Order(ctx context.Context, b *board.Board) *Plan {
 			d = r.pushDistances(s.To)
 			byTarget[s.To] = d
 		}
-		plan.Dist[k] = d
+		p.Dist[k] = d
 	}
-	return plan
+	return p
 }
 
 // lock fills Locked and Until.
@@ -434,9 +440,10 @@ func (r *reverse) playerRegion() {
 
 // pulls runs the breadth-first search of pulls of the box on q, the other
 // boxes standing still, with the player starting in region. It calls
-// visit with each square the box reaches and its distance in pulls, in
-// order of distance; visit returns false to stop.
-func (r *reverse) pulls(q uint16, visit func(sq uint16, dist int32) bool) {
+// visit with each square the box reaches, the player's square after the
+// last pull and the distance in pulls, in order of distance (a square once
+// per side the player can stand on); visit returns false to stop.
+func (r *reverse) pulls(q uint16, visit func(sq, player uint16, dist int32) bool) {
 	b := r.b
 	clear(r.seen)
 	r.occ[q] = false
@@ -453,7 +460,7 @@ func (r *reverse) pulls(q uint16, visit func(sq uint16, dist int32) bool) {
 	for h := 0; h < len(r.queue); h++ {
 		st := r.queue[h]
 		t, e := uint16(st>>2), int(st&3)
-		if !visit(t, r.dist[st]) {
+		if !visit(t, b.Nbr[int(t)*4+e], r.dist[st]) {
 			return
 		}
 		r.occ[t] = true
@@ -493,7 +500,7 @@ func (r *reverse) pulls(q uint16, visit func(sq uint16, dist int32) bool) {
 // area that way cannot be packed forwards.
 func (r *reverse) outDistance(q uint16) int {
 	best, reached := int(board.Inf), false
-	r.pulls(q, func(sq uint16, d int32) bool {
+	r.pulls(q, func(sq, _ uint16, d int32) bool {
 		if r.out[sq] && best == int(board.Inf) {
 			best = int(d)
 		}
@@ -514,7 +521,7 @@ func (r *reverse) outDistance(q uint16) int {
 // the search parks in sinks, in a sink.
 func (r *reverse) parkingSquares(q uint16) []uint16 {
 	var out []uint16
-	r.pulls(q, func(sq uint16, _ int32) bool {
+	r.pulls(q, func(sq, _ uint16, _ int32) bool {
 		if sq != q && r.b.GoalIndex[sq] < 0 && (!r.out[sq] || r.sinks && r.sink[sq]) && !slices.Contains(out, sq) {
 			out = append(out, sq)
 		}

@@ -39,7 +39,9 @@
 //
 // A plan runs two such searches in turn (see tries): the first holds
 // children back, the second does not, and each solves levels the other
-// does not within the budget.
+// does not within the budget. Where the packing order leaves goals
+// unordered, the second follows the base search's plan instead
+// (packing.BaseOrder) and holds children back too.
 package fess
 
 import (
@@ -82,12 +84,10 @@ func (Planner) Plan(ctx context.Context, req *sdk.PlanRequest, host sdk.Host, pr
 	// without it: on some levels the fill order cuts every way at once,
 	// and the search without it solves them quickly.
 	fillOrder := true
-	// Where the reverse search got stuck, the second try follows the base
-	// search's plan, holding children back as the first does.
-	plans := []planned{{plan, newTables(b, plan)}}
-	if st.Alt != nil {
-		plans = append(plans, planned{st.Alt, newTables(b, st.Alt)})
-		reasons[0] += "; the second try's " + st.Alt.String()
+	plans := []planned{{plan, newTables(b, plan), false}}
+	if alt := baseOrder(req, run, b, plan); alt != nil {
+		plans = append(plans, planned{alt, newTables(b, alt), true})
+		reasons[0] += "; the second try's " + alt.String()
 	}
 	for k := 0; k < len(tries); k++ {
 		t, p := tries[k], plans[min(k, len(plans)-1)]
@@ -102,7 +102,7 @@ func (Planner) Plan(ctx context.Context, req *sdk.PlanRequest, host sdk.Host, pr
 			break
 		}
 		end := run.Leg(t.share)
-		s := newSearch(b, p.plan, p.tabs, limit, t.hold || len(plans) > 1)
+		s := newSearch(b, p.plan, p.tabs, limit, t.hold || p.hold)
 		if !fillOrder {
 			s.area = nil
 		}
@@ -242,10 +242,31 @@ type search struct {
 	stack []uint16
 }
 
-// planned is a plan with its tables.
+// planned is a plan with its tables, and whether its try holds children
+// back whatever the try's own setting.
 type planned struct {
 	plan *packing.Plan
 	tabs *tables
+	hold bool
+}
+
+// baseOrder returns the base search's plan (packing.BaseOrder) where plan,
+// the reverse search's, left goals unordered and it orders more, or nil.
+// The second try follows it, holding children back as the first does:
+// not held back, it solved few of the levels it helps, and given to the
+// first try it cost levels the reverse search's plan solves there
+// (docs/benchmarks.md).
+func baseOrder(req *sdk.PlanRequest, run *macro.Run, b *board.Board, plan *packing.Plan) *packing.Plan {
+	if plan.Unordered == 0 {
+		return nil
+	}
+	ctx, cancel := run.Context()
+	defer cancel()
+	alt := packing.BaseOrder(ctx, b, int64(min(req.Budget.MemoryBytes, 1<<62)))
+	if alt == nil || alt.Unordered >= plan.Unordered {
+		return nil
+	}
+	return alt
 }
 
 // tables are what a plan's tries share: built once from the board and the

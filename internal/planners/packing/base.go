@@ -119,7 +119,7 @@ func newBaseSearch(b *board.Board) *baseSearcher {
 	for _, sq := range b.StartBoxes {
 		s.base[sq] = true
 	}
-	s.hd = baseDistances(b, s.base)
+	s.hd = pushSteps(b, s.base, nil)
 	s.root[b.Squares] = true
 	h0 := int32(0)
 	for _, g := range b.Goals {
@@ -372,33 +372,4 @@ func (r *reverse) countRegions() int32 {
 		}
 	}
 	return n
-}
-
-// baseDistances returns, for every square, the fewest pulls that take a
-// lone box from it to a base, or -1: the pushes from a base to it, the
-// player needing only floor behind the box.
-func baseDistances(b *board.Board, base []bool) []int32 {
-	wall := b.Wall()
-	d := make([]int32, b.Squares+1)
-	for i := range d {
-		d[i] = -1
-	}
-	var queue []uint16
-	for sq, ok := range base {
-		if ok {
-			d[sq] = 0
-			queue = append(queue, uint16(sq))
-		}
-	}
-	for h := 0; h < len(queue); h++ {
-		sq := queue[h]
-		for dir := range 4 {
-			t, p := b.Nbr[int(sq)*4+dir], b.Nbr[int(sq)*4+(dir^2)]
-			if t != wall && p != wall && d[t] < 0 {
-				d[t] = d[sq] + 1
-				queue = append(queue, t)
-			}
-		}
-	}
-	return d
 }

@@ -366,30 +366,46 @@ func newReverse(b *board.Board) *reverse {
 // come from. The box may not cross the goals, which are full in the
 // reverse search, so a dead end beyond them is a sink.
 func findSinks(b *board.Board, out, source []bool) []bool {
+	goals := make([]bool, b.Squares+1)
+	for _, g := range b.Goals {
+		goals[g] = true
+	}
+	d := pushSteps(b, source, goals)
+	sink := make([]bool, b.Squares+1)
+	for s := range b.Squares {
+		sink[s] = out[s] && d[s] < 0
+	}
+	return sink
+}
+
+// pushSteps returns the fewest pushes that take a lone box from a square
+// marked in from to each square, the player needing only floor behind the
+// box and the box crossing no square marked in avoid (nil: none), or -1
+// where none reaches.
+func pushSteps(b *board.Board, from, avoid []bool) []int32 {
 	wall := b.Wall()
-	from := make([]bool, b.Squares+1)
+	d := make([]int32, b.Squares+1)
+	for i := range d {
+		d[i] = -1
+	}
 	var queue []uint16
-	for s, ok := range source {
+	for s, ok := range from {
 		if ok {
-			from[s] = true
+			d[s] = 0
 			queue = append(queue, uint16(s))
 		}
 	}
 	for h := 0; h < len(queue); h++ {
 		s := queue[h]
-		for d := range 4 {
-			t, p := b.Nbr[int(s)*4+d], b.Nbr[int(s)*4+(d^2)]
-			if t != wall && p != wall && !from[t] && b.GoalIndex[t] < 0 {
-				from[t] = true
+		for dir := range 4 {
+			t, p := b.Nbr[int(s)*4+dir], b.Nbr[int(s)*4+(dir^2)]
+			if t != wall && p != wall && d[t] < 0 && (avoid == nil || !avoid[t]) {
+				d[t] = d[s] + 1
 				queue = append(queue, t)
 			}
 		}
 	}
-	sink := make([]bool, b.Squares+1)
-	for s := range b.Squares {
-		sink[s] = out[s] && !from[s]
-	}
-	return sink
+	return d
 }
 
 // flood marks the free squares reachable from s and returns how many.

@@ -92,3 +92,25 @@ func TestFillOrderRetry(t *testing.T) {
 		t.Errorf("status %s (%s), want solved", o.Result.Status, o.Result.Reason)
 	}
 }
+
+// TestSecondTryPlan checks that where the packing order leaves goals
+// unordered and the base search orders more, the second try follows the
+// base search's plan: on Sasquatch I 3 the reverse search leaves 4 goals
+// unordered. The reason names both plans. Needs SOKOD_LEVELS.
+func TestSecondTryPlan(t *testing.T) {
+	c := plannertest.Corpus(t, "sasquatch1.xsb")
+	o, err := plannertest.Plan(context.Background(), fess.New(), c.Levels[3-1], sdk.Budget{Time: time.Minute, Nodes: 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := struct {
+		Status sdk.PlanStatus
+		Reason string
+	}{o.Result.Status, counts.ReplaceAllString(o.Result.Reason, "N$1")}
+	want := got
+	want.Status = sdk.PlanGaveUp
+	want.Reason = "packing order of N steps, N parked, N unordered; the second try's packing order of N steps, N parked, N unordered; try 1 of 2: its share spent (N feature cells); try 2 of 2: node budget spent (N feature cells) after N expansions; at best N boxes on goals"
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}

@@ -131,19 +131,11 @@ func newBaseSearch(b *board.Board) *baseSearcher {
 	}
 	// One root per region of free squares: the player may stand in any.
 	copy(s.r.occ, s.root)
-	seen := make([]bool, b.Squares)
-	for sq := range b.Squares {
-		if s.root[sq] || seen[sq] {
-			continue
-		}
-		s.r.flood(uint16(sq))
-		for t := range b.Squares {
-			seen[t] = seen[t] || s.r.mark[t] == s.r.mgen
-		}
-		n := int32(len(b.Goals))
-		s.nodes = append(s.nodes, baseNode{parent: -1, player: uint16(sq), left: n, targets: n, h: h0})
+	n := int32(len(b.Goals))
+	s.r.eachRegion(func(first uint16, _ int) {
+		s.nodes = append(s.nodes, baseNode{parent: -1, player: first, left: n, targets: n, h: h0})
 		s.add(int32(len(s.nodes) - 1))
-	}
+	})
 	return s
 }
 
@@ -160,9 +152,9 @@ func (s *baseSearcher) add(id int32) {
 	heap.Push(c, id)
 }
 
-// better orders positions for the plan: fewest boxes left, then fewest on
-// goals, then fewest regions, then nearest the bases.
-func better(a, b *baseNode) bool {
+// better reports whether a makes a better plan than b: fewer boxes left,
+// then fewer on goals, then fewer regions, then nearer the bases.
+func (a *baseNode) better(b *baseNode) bool {
 	if a.left != b.left {
 		return a.left < b.left
 	}
@@ -216,7 +208,7 @@ func (s *baseSearcher) run(ctx context.Context) int32 {
 		}
 		s.closed[key] = struct{}{}
 		expansions++
-		if best < 0 || better(n, &s.nodes[best]) {
+		if best < 0 || n.better(&s.nodes[best]) {
 			best = id
 		}
 		if n.left == 0 {
@@ -360,16 +352,6 @@ func (s *baseSearcher) plan(best int32) *Plan {
 // countRegions counts the regions of free squares.
 func (r *reverse) countRegions() int32 {
 	n := int32(0)
-	done := make([]bool, r.b.Squares)
-	for sq := range r.b.Squares {
-		if r.occ[sq] || done[sq] {
-			continue
-		}
-		n++
-		r.flood(uint16(sq))
-		for t := range r.b.Squares {
-			done[t] = done[t] || r.mark[t] == r.mgen
-		}
-	}
+	r.eachRegion(func(uint16, int) { n++ })
 	return n
 }

@@ -433,24 +433,31 @@ func (r *reverse) flood(s uint16) int {
 // reverse search the player stands outside, where the boxes leave.
 func (r *reverse) playerRegion() {
 	clear(r.region)
-	done := make([]bool, r.b.Squares)
 	best := 0
-	for s := range r.b.Squares {
-		if r.occ[s] || done[s] {
-			continue
-		}
-		n := r.flood(uint16(s))
-		for t := range r.b.Squares {
-			if r.mark[t] == r.mgen {
-				done[t] = true
-			}
-		}
+	r.eachRegion(func(_ uint16, n int) {
 		if n > best {
 			best = n
 			for t := range r.b.Squares {
 				r.region[t] = r.mark[t] == r.mgen
 			}
 		}
+	})
+}
+
+// eachRegion calls f once per region of free squares with its first square
+// and its size; during the call the region's squares are the marked ones
+// (mark == mgen).
+func (r *reverse) eachRegion(f func(first uint16, size int)) {
+	done := make([]bool, r.b.Squares)
+	for s := range r.b.Squares {
+		if r.occ[s] || done[s] {
+			continue
+		}
+		n := r.flood(uint16(s))
+		for t := range r.b.Squares {
+			done[t] = done[t] || r.mark[t] == r.mgen
+		}
+		f(uint16(s), n)
 	}
 }
 

@@ -14,6 +14,15 @@ import "slices"
 // empty sends the search back to try the next square, goal or step. Parked
 // one at a time, a box leaves room for the next round's pulls to start
 // squares, which the boxes parked with it all at once could take away.
+//
+// No box leaves for a start square before every start square has been
+// within the player's reach at some step of the search (YASS's rule):
+// while a filled goal area walls some of them off, boxes are parked,
+// each parking emptying a goal and opening the way. A start square out
+// of reach is one whose box, read forwards, must still be fetched after
+// the boxes pulled to the reachable ones have been brought in, so a plan
+// that lets boxes leave early fills the goals in an order the forward
+// search cannot keep.
 
 // maxParkTries bounds the parkings one search may try, so that a level
 // whose boxes can be parked in many ways costs a bounded time.
@@ -34,18 +43,19 @@ func (ps *phaseSearch) parkSearch(anchor uint16) [][]uint16 {
 
 // planState is what a step of parkSearch changes, to take it back.
 type planState struct {
-	filled, used []bool
-	parkedFor    []uint16
+	filled, used, reached []bool
+	parkedFor             []uint16
 }
 
 func (ps *phaseSearch) save() planState {
 	ps.work -= len(ps.filled) // the copies count as work
-	return planState{slices.Clone(ps.filled), slices.Clone(ps.used), slices.Clone(ps.parkedFor)}
+	return planState{slices.Clone(ps.filled), slices.Clone(ps.used), slices.Clone(ps.reached), slices.Clone(ps.parkedFor)}
 }
 
 func (ps *phaseSearch) restore(st planState) {
 	copy(ps.filled, st.filled)
 	copy(ps.used, st.used)
+	copy(ps.reached, st.reached)
 	copy(ps.parkedFor, st.parkedFor)
 }
 
@@ -67,10 +77,12 @@ func (ps *phaseSearch) descend(anchor uint16, left int, parked []uint16, rounds 
 		*rounds = (*rounds)[:n]
 	}
 	ps.toStart, ps.last = true, left == 1
+	reached := ps.allReached(anchor)
 	var out []uint16
+	// Until every start square has been in reach, boxes are parked.
 	for _, targets := range [2][]uint16{b.Goals, parked} {
 		for _, t := range targets {
-			if ps.filled[t] && ps.pullsAway(t, anchor) {
+			if ps.filled[t] && reached && ps.pullsAway(t, anchor) {
 				out = append(out, t)
 			}
 		}
@@ -106,6 +118,23 @@ func (ps *phaseSearch) descend(anchor uint16, left int, parked []uint16, rounds 
 	}
 	undo()
 	return false
+}
+
+// allReached marks the start squares the player reaches from anchor, the
+// filled targets standing, and reports whether every start square has been
+// reached in this search. A start square under a goal counts as reached:
+// its box may stay where it starts (startGoals).
+func (ps *phaseSearch) allReached(anchor uint16) bool {
+	b := ps.b
+	gen := ps.flood(anchor, b.Wall())
+	all := true
+	for _, sq := range b.StartBoxes {
+		if ps.fl.Reach[sq] == gen || b.GoalIndex[sq] >= 0 {
+			ps.reached[sq] = true
+		}
+		all = all && ps.reached[sq]
+	}
+	return all
 }
 
 // empty takes the targets out as one round and goes on with the rest.

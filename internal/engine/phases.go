@@ -135,6 +135,7 @@ func (ps *phaseSearch) reset() {
 		ps.filled[g] = true
 	}
 	ps.used = make([]bool, b.Squares+1)
+	ps.reached = make([]bool, b.Squares+1)
 }
 
 // spent reports whether a bounded search has used up its work or its
@@ -173,6 +174,9 @@ type phaseSearch struct {
 	// toStart: a pull must end on a start square not claimed yet (used)
 	toStart bool
 	used    []bool
+	// reached: start squares the player has reached in the search with
+	// parking (parkSearch waits for all)
+	reached []bool
 	tries   int      // parkings parkSearch may still try
 	dist    []uint16 // scratch distances (pullDistancesInto)
 	// parkedFor: per square, the goal whose box is parked there, else

@@ -114,3 +114,37 @@ func TestParkSearch(t *testing.T) {
 		t.Errorf("progress keying within 5,000 expansions: %v", st)
 	}
 }
+
+// TestParkUntilReached: on XSokoban 74 the filled goal room walls the
+// player off from most start squares. The reverse search parks boxes,
+// emptying goals, until every start square has been in reach, and only
+// then lets boxes leave; with that plan the subgoal keying solves the
+// level within 5,000 expansions. When boxes could leave at once, one box
+// was parked and no keying solved it within a million.
+// Skips without SOKOD_LEVELS.
+func TestParkUntilReached(t *testing.T) {
+	b := mustAnalyze(t, loadCollection(t, filepath.Join(levelsDir(t), "xsokoban90.xsb"))[73])
+	ps := newPhaseSearch(b)
+	ps.work, ps.bounded = maxPhaseWork, true
+	anchor := ps.anchors()[0]
+	ps.reset()
+	if ps.allReached(anchor) {
+		t.Fatal("every start square in reach with the goals filled")
+	}
+	if ps.parkSearch(anchor) == nil {
+		t.Fatal("no plan with parking")
+	}
+	parked := 0
+	for _, g := range ps.parkedFor {
+		if g != noSquare {
+			parked++
+		}
+	}
+	if parked < 5 {
+		t.Errorf("%d boxes parked, want 5 or more", parked)
+	}
+	plan := newFillPlan(context.Background(), b)
+	if st := runPacking(b, plan, packSubgoal, 0, 5000); st != Solved {
+		t.Errorf("subgoal keying within 5,000 expansions: %v", st)
+	}
+}

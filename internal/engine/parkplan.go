@@ -16,13 +16,12 @@ import "slices"
 // squares, which the boxes parked with it all at once could take away.
 //
 // No box leaves for a start square before every start square has been
-// within the player's reach at some step of the search (YASS's rule):
-// while a filled goal area walls some of them off, boxes are parked,
-// each parking emptying a goal and opening the way. A start square out
-// of reach is one whose box, read forwards, must still be fetched after
-// the boxes pulled to the reachable ones have been brought in, so a plan
-// that lets boxes leave early fills the goals in an order the forward
-// search cannot keep.
+// within the player's reach at some step of the search, as in YASS's
+// packing order: while the filled goals wall the player off from some of
+// them, boxes are parked, each parking emptying a goal and opening the
+// way. Where a goal room cuts the board, the search follows such plans
+// where it could not follow those that let boxes leave first
+// (docs/benchmarks.md).
 
 // maxParkTries bounds the parkings one search may try, so that a level
 // whose boxes can be parked in many ways costs a bounded time.

@@ -122,9 +122,13 @@ func (ps *phaseSearch) descend(anchor uint16, left int, parked []uint16, rounds 
 // allReached marks the start squares the player reaches from anchor, the
 // filled targets standing, and reports whether every start square has been
 // reached in this search. A start square under a goal counts as reached:
-// its box may stay where it starts (startGoals).
+// its box may stay where it starts (startGoals). Once every one has been,
+// it floods no more: the rounds after need no gate.
 func (ps *phaseSearch) allReached(anchor uint16) bool {
 	b := ps.b
+	if !slices.ContainsFunc(b.StartBoxes, func(sq uint16) bool { return !ps.reached[sq] }) {
+		return true
+	}
 	gen := ps.flood(anchor, b.Wall())
 	all := true
 	for _, sq := range b.StartBoxes {

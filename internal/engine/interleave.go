@@ -66,6 +66,14 @@ type schedule struct {
 	doneNodes, doneGenerated int64
 	sentAt                   time.Duration // Elapsed of the last progress report passed on
 	sent                     bool
+
+	// plan is the packing searches' fill plan; alt, made by the first
+	// restart (altMade), is the plan of the reverse search with the
+	// player followed when the two differ (trackedplan.go), and the
+	// restarts then take the two in turns. Most levels the packing search
+	// solves are solved before a restart, and need not wait for alt.
+	plan, alt *fillPlan
+	altMade   bool
 }
 
 // solveStages runs the searches of one Solve (searchStages) in turns on
@@ -83,6 +91,9 @@ func solveStages(ctx context.Context, b *Board, opts Options, ws *Workspace, st 
 		sc.turn, sc.timed = opts.turnNodes, false
 	}
 	for i, o := range stages {
+		if o.plan != nil {
+			sc.plan = o.plan
+		}
 		sl := &turnSlot{ws: parts[i]}
 		sc.slots = append(sc.slots, sl)
 		sc.launch(sl, o)
@@ -130,18 +141,42 @@ func (sc *schedule) launch(sl *turnSlot, o Options) {
 		if o.restartNodes > 0 {
 			unit = o.restartNodes
 		}
-		sl.restartAt = unit * luby(sl.run+1)
+		k := sl.run
+		if sc.alt != nil {
+			k /= 2 // each plan's runs follow the Luby sequence
+		}
+		sl.restartAt = unit * luby(k+1)
 	}
 }
 
 // restart starts the packing search in slot sl again, its next run with a
-// new seed (restart.go).
-func (sc *schedule) restart(sl *turnSlot) {
+// new seed (restart.go), or with the other plan.
+func (sc *schedule) restart(ctx context.Context, sl *turnSlot) {
 	sl.run++
 	o := sl.opts
 	o.seed = runSeed(sl.run)
+	if alt := sc.altPlan(ctx); alt != nil {
+		// The plans take turns, each unperturbed on its first run.
+		o.plan = [2]*fillPlan{sc.plan, alt}[sl.run%2]
+		o.seed = runSeed(sl.run / 2)
+	}
 	sc.launch(sl, o)
 	sc.st.Restarts++
+}
+
+// altPlan returns sc.alt, making it on the first call (never under
+// TechSecondPlan).
+func (sc *schedule) altPlan(ctx context.Context) *fillPlan {
+	if !sc.altMade {
+		sc.altMade = true
+		if sc.opts.Off&TechSecondPlan != 0 {
+			return nil
+		}
+		if alt := newTrackedPlan(ctx, sc.b); alt != nil && !alt.samePhases(sc.plan) {
+			sc.alt = alt
+		}
+	}
+	return sc.alt
 }
 
 // retire adds the counts of sl's search to the stats, while its part of
@@ -197,7 +232,7 @@ func (sc *schedule) run(ctx context.Context) (*searcher, Status, string, uint32)
 					sl.resize(sl.s.nodes-nodes, sc.opts.Clock().Sub(begin))
 				}
 				if sl.restartAt > 0 && sl.s.nodes >= sl.restartAt {
-					sc.restart(sl)
+					sc.restart(ctx, sl)
 				}
 				continue
 			}

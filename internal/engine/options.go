@@ -210,6 +210,10 @@ const (
 	// TechRestarts: the packing searches' restarts with perturbed keys
 	// (restart.go).
 	TechRestarts
+	// TechSecondPlan: the packing searches' restarts taking in turns the
+	// fill plan of the reverse search with the player followed
+	// (trackedplan.go).
+	TechSecondPlan
 )
 
 var techniqueNames = []struct {
@@ -225,6 +229,7 @@ var techniqueNames = []struct {
 	{TechHomeMoves, "home-moves"},
 	{TechClusterDeadlocks, "cluster-deadlocks"},
 	{TechRestarts, "restarts"},
+	{TechSecondPlan, "second-plan"},
 }
 
 // TechniqueNames lists the names ParseTechniques accepts.

@@ -62,6 +62,14 @@ type fillPlan struct {
 	park   []parking
 }
 
+// samePhases reports whether p and q fill the same targets in the same
+// phases.
+func (p *fillPlan) samePhases(q *fillPlan) bool {
+	return slices.EqualFunc(p.phases, q.phases, func(a, b []uint16) bool {
+		return slices.Equal(a, b)
+	}) && slices.EqualFunc(p.park, q.park, func(a, b parking) bool { return a.sq == b.sq && a.goal == b.goal })
+}
+
 // parking is a parking square of a fill plan: the square, the goal its
 // box goes on to, and the phase distances to the square.
 type parking struct {
@@ -94,8 +102,31 @@ func newFillPlan(ctx context.Context, b *Board) *fillPlan {
 	if phases == nil || ps.spent() {
 		return nil
 	}
+	return ps.finish(phases)
+}
+
+// newTrackedPlan computes b's fill plan by the reverse search with the
+// player followed (trackedplan.go), nil as newFillPlan's; it gets the
+// share of the work that the search with parking gets there.
+func newTrackedPlan(ctx context.Context, b *Board) *fillPlan {
+	ps := newPhaseSearch(b)
+	ps.work, ps.bounded, ps.stop = maxPhaseWork/4, true, ctx.Done()
+	for _, anchor := range ps.anchors() {
+		if phases := ps.trackedSearch(anchor); phases != nil {
+			return ps.finish(phases)
+		}
+		if ps.spent() {
+			break
+		}
+	}
+	return nil
+}
+
+// finish returns the plan of the phases the last reverse search found,
+// with its parkings and phase distances, nil when the work runs out.
+func (ps *phaseSearch) finish(phases [][]uint16) *fillPlan {
 	plan := &fillPlan{phases: phases}
-	for sq := range b.Squares {
+	for sq := range ps.b.Squares {
 		if g := ps.parkedFor[sq]; g != noSquare {
 			plan.park = append(plan.park, parking{sq: uint16(sq), goal: g})
 		}
@@ -182,8 +213,16 @@ type phaseSearch struct {
 	// parkedFor: per square, the goal whose box is parked there, else
 	// noSquare
 	parkedFor []uint16
-	last      bool // one target is left in the reverse search (getsBack)
-	anyWay    bool // no way back needed: no region gave a plan with one
+	// The search with the player followed (trackedplan.go): pl floods the
+	// player's reach, area stamps the squares a box's pulls reach, cands
+	// is scratch; large and endGame are its thresholds.
+	pl             *board.BlockedFlood
+	area           []int32
+	agen           int32
+	cands          []uint16
+	large, endGame int
+	last           bool // one target is left in the reverse search (getsBack)
+	anyWay         bool // no way back needed: no region gave a plan with one
 }
 
 func newPhaseSearch(b *Board) *phaseSearch {

@@ -50,8 +50,8 @@ func TestKeyNoise(t *testing.T) {
 // turns go on as before.
 func TestRestartSchedule(t *testing.T) {
 	levels := loadCollection(t, filepath.Join(levelsDir(t), "xsokoban90.xsb"))
-	b := mustAnalyze(t, levels[28])      // XSokoban 29: no search solves it in the budget
-	const unit, budget = 1024, 40 * 1024 // each packing search's runs: 1, 1, 2, 1, 1, 2, 4 units
+	b := mustAnalyze(t, levels[28]) // XSokoban 29: no search solves it in the budget
+	const unit, budget = 1024, 40 * 1024
 	type outcome struct {
 		Status   Status
 		Restarts int64
@@ -63,9 +63,12 @@ func TestRestartSchedule(t *testing.T) {
 		want outcome
 	}{
 		// Four searches take turns, so each packing search expands 10
-		// units: runs of 1 1 2 1 1 2 units, then the 7th runs on, so 6
-		// restarts each.
-		{"on", 0, outcome{GaveUp, 18, true}},
+		// units. The level has two plans, whose runs take turns, each
+		// plan's 1 1 2 1 1 units long: runs of 1 1 1 1 2 2 1 1 units,
+		// then the 9th runs on, so 8 restarts each.
+		{"on", 0, outcome{GaveUp, 24, true}},
+		// One plan: runs of 1 1 2 1 1 2 units, then the 7th runs on.
+		{"second plan off", TechSecondPlan, outcome{GaveUp, 18, true}},
 		{"off", TechRestarts, outcome{GaveUp, 0, true}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

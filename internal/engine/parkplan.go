@@ -58,6 +58,17 @@ func (ps *phaseSearch) restore(st planState) {
 	copy(ps.parkedFor, st.parkedFor)
 }
 
+// mark returns a func that takes a step of a search with backtracking
+// back: the state and the rounds as they are now.
+func (ps *phaseSearch) mark(rounds *[][]uint16) func() {
+	st := ps.save()
+	n := len(*rounds)
+	return func() {
+		ps.restore(st)
+		*rounds = (*rounds)[:n]
+	}
+}
+
 // descend empties the left targets (the goals still filled and the
 // parking squares parked holding boxes), appending the rounds, and
 // reports whether it could; on false, nothing is changed.
@@ -69,12 +80,7 @@ func (ps *phaseSearch) descend(anchor uint16, left int, parked []uint16, rounds 
 		return false
 	}
 	b := ps.b
-	st := ps.save()
-	n := len(*rounds)
-	undo := func() {
-		ps.restore(st)
-		*rounds = (*rounds)[:n]
-	}
+	undo := ps.mark(rounds)
 	ps.toStart, ps.last = true, left == 1
 	reached := ps.allReached(anchor)
 	var out []uint16

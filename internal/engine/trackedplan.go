@@ -83,12 +83,7 @@ func (ps *phaseSearch) track(player uint16, left int, parked []uint16, rounds *[
 		return false
 	}
 	b := ps.b
-	st := ps.save()
-	n := len(*rounds)
-	undo := func() {
-		ps.restore(st)
-		*rounds = (*rounds)[:n]
-	}
+	undo := ps.mark(rounds)
 	ps.last = left == 1
 	goalsLeft := slices.ContainsFunc(b.Goals, func(g uint16) bool { return ps.filled[g] })
 	var out, claims, small []uint16

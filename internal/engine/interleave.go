@@ -47,6 +47,9 @@ type turnSlot struct {
 	opts      Options
 	run       int64
 	restartAt int64
+	// flip is 1 when the slot's runs start on the second plan
+	// (schedule.alt), else 0
+	flip int64
 }
 
 // schedule runs the searches of one Solve in turns.
@@ -67,11 +70,11 @@ type schedule struct {
 	sentAt                   time.Duration // Elapsed of the last progress report passed on
 	sent                     bool
 
-	// plan is the packing searches' fill plan; alt, made by the first
-	// restart (altMade), is the plan of the reverse search with the
-	// player followed when the two differ (trackedplan.go), and the
-	// restarts then take the two in turns. Most levels the packing search
-	// solves are solved before a restart, and need not wait for alt.
+	// plan is the packing searches' fill plan; alt, made once (altMade)
+	// as the bound keying's search starts, is the plan of the reverse
+	// search with the player followed when the two differ
+	// (trackedplan.go). That search starts on alt, the others on plan,
+	// and each one's restarts take the two in turns.
 	plan, alt *fillPlan
 	altMade   bool
 }
@@ -91,12 +94,7 @@ func solveStages(ctx context.Context, b *Board, opts Options, ws *Workspace, st 
 		sc.turn, sc.timed = opts.turnNodes, false
 	}
 	for i, o := range stages {
-		if o.plan != nil {
-			sc.plan = o.plan
-		}
-		sl := &turnSlot{ws: parts[i]}
-		sc.slots = append(sc.slots, sl)
-		sc.launch(sl, o)
+		sc.add(ctx, o, parts[i])
 	}
 	s, status, reason, goal := sc.run(ctx)
 	st.MemoryUsed = 0
@@ -107,6 +105,23 @@ func solveStages(ctx context.Context, b *Board, opts Options, ws *Workspace, st 
 		st.MemoryUsed += sl.peak
 	}
 	return s, status, reason, goal
+}
+
+// add starts a search with options o in a new slot on ws. The bound
+// keying's packing search starts on the second plan, where there is one:
+// the plans fail on different levels, and so each gets an unperturbed run
+// from the start.
+func (sc *schedule) add(ctx context.Context, o Options, ws *Workspace) *turnSlot {
+	if o.plan != nil {
+		sc.plan = o.plan
+	}
+	sl := &turnSlot{ws: ws}
+	if o.keying == packBound && sc.altPlan(ctx) != nil {
+		o.plan, sl.flip = sc.alt, 1
+	}
+	sc.slots = append(sc.slots, sl)
+	sc.launch(sl, o)
+	return sl
 }
 
 // launch starts a search with options o in slot sl, retiring the one
@@ -157,7 +172,7 @@ func (sc *schedule) restart(ctx context.Context, sl *turnSlot) {
 	o.seed = runSeed(sl.run)
 	if alt := sc.altPlan(ctx); alt != nil {
 		// The plans take turns, each unperturbed on its first run.
-		o.plan = [2]*fillPlan{sc.plan, alt}[sl.run%2]
+		o.plan = [2]*fillPlan{sc.plan, alt}[(sl.run+sl.flip)%2]
 		o.seed = runSeed(sl.run / 2)
 	}
 	sc.launch(sl, o)

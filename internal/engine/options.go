@@ -210,9 +210,9 @@ const (
 	// TechRestarts: the packing searches' restarts with perturbed keys
 	// (restart.go).
 	TechRestarts
-	// TechSecondPlan: the packing searches' restarts taking in turns the
-	// fill plan of the reverse search with the player followed
-	// (trackedplan.go).
+	// TechSecondPlan: the fill plan of the reverse search with the player
+	// followed (trackedplan.go), which the bound keying's packing search
+	// starts on and the packing searches' restarts take in turns.
 	TechSecondPlan
 )
 

@@ -86,36 +86,45 @@ func TestTrackedPlan(t *testing.T) {
 
 // TestRestartsTakePlansInTurns: where the two plans differ, a packing
 // search's restarts take them in turns, each unperturbed on its first run
-// and each's runs following the Luby sequence. Skips without SOKOD_LEVELS.
+// and each's runs following the Luby sequence; the bound keying's search
+// starts on the second plan, the others on the engine's. Skips without
+// SOKOD_LEVELS.
 func TestRestartsTakePlansInTurns(t *testing.T) {
 	b := mustAnalyze(t, loadCollection(t, filepath.Join(levelsDir(t), "xsokoban90.xsb"))[30])
 	plan := newFillPlan(context.Background(), b)
 	if plan == nil {
 		t.Fatal("no plan")
 	}
-	opts := Options{Objective: ObjectiveAny, Strategy: StrategyPacking, Heuristic: testHeuristic(b, RuleMatching),
-		plan: plan, keying: packBound, restartNodes: 1024}
-	sc := &schedule{b: b, opts: opts, st: &Stats{}, plan: plan}
-	sl := &turnSlot{ws: NewWorkspace(64 << 20)}
-	sc.launch(sl, opts)
 	type run struct {
 		Alt       bool
 		Seed      uint64
 		RestartAt int64
 	}
-	var got []run
-	for i := 0; i < 5; i++ {
-		if i > 0 {
-			sc.restart(context.Background(), sl)
+	s1, s2 := runSeed(1), runSeed(2)
+	for _, tc := range []struct {
+		keying packKeying
+		want   []run
+	}{
+		{packProgress, []run{{false, 0, 1024}, {true, 0, 1024}, {false, s1, 1024}, {true, s1, 1024}, {false, s2, 2048}}},
+		{packBound, []run{{true, 0, 1024}, {false, 0, 1024}, {true, s1, 1024}, {false, s1, 1024}, {true, s2, 2048}}},
+	} {
+		opts := Options{Objective: ObjectiveAny, Strategy: StrategyPacking, Heuristic: testHeuristic(b, RuleMatching),
+			plan: plan, keying: tc.keying, restartNodes: 1024}
+		sc := &schedule{b: b, opts: opts, st: &Stats{}}
+		sl := sc.add(context.Background(), opts, NewWorkspace(64<<20))
+		var got []run
+		for i := 0; i < 5; i++ {
+			if i > 0 {
+				sc.restart(context.Background(), sl)
+			}
+			got = append(got, run{sc.alt != nil && &sl.s.pk.phases[0] == &sc.alt.phases[0], sl.s.pk.seed, sl.restartAt})
 		}
-		got = append(got, run{sc.alt != nil && &sl.s.pk.phases[0] == &sc.alt.phases[0], sl.s.pk.seed, sl.restartAt})
-	}
-	sc.retire(sl, true)
-	if sc.alt == nil {
-		t.Fatal("XSokoban 31 has one plan")
-	}
-	want := []run{{false, 0, 1024}, {true, 0, 1024}, {false, runSeed(1), 1024}, {true, runSeed(1), 1024}, {false, runSeed(2), 2048}}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("runs (-want +got):\n%s", diff)
+		sc.retire(sl, true)
+		if sc.alt == nil {
+			t.Fatal("XSokoban 31 has one plan")
+		}
+		if diff := cmp.Diff(tc.want, got); diff != "" {
+			t.Errorf("keying %d: runs (-want +got):\n%s", tc.keying, diff)
+		}
 	}
 }

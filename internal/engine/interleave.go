@@ -47,9 +47,8 @@ type turnSlot struct {
 	opts      Options
 	run       int64
 	restartAt int64
-	// flip is 1 when the slot's runs start on the second plan
-	// (schedule.alt), else 0
-	flip int64
+	// altFirst: the slot's runs start on the second plan (schedule.alt)
+	altFirst bool
 }
 
 // schedule runs the searches of one Solve in turns.
@@ -117,7 +116,7 @@ func (sc *schedule) add(ctx context.Context, o Options, ws *Workspace) *turnSlot
 	}
 	sl := &turnSlot{ws: ws}
 	if o.keying == packBound && sc.altPlan(ctx) != nil {
-		o.plan, sl.flip = sc.alt, 1
+		o.plan, sl.altFirst = sc.alt, true
 	}
 	sc.slots = append(sc.slots, sl)
 	sc.launch(sl, o)
@@ -172,7 +171,11 @@ func (sc *schedule) restart(ctx context.Context, sl *turnSlot) {
 	o.seed = runSeed(sl.run)
 	if alt := sc.altPlan(ctx); alt != nil {
 		// The plans take turns, each unperturbed on its first run.
-		o.plan = [2]*fillPlan{sc.plan, alt}[(sl.run+sl.flip)%2]
+		i := sl.run % 2
+		if sl.altFirst {
+			i = 1 - i
+		}
+		o.plan = [2]*fillPlan{sc.plan, alt}[i]
 		o.seed = runSeed(sl.run / 2)
 	}
 	sc.launch(sl, o)

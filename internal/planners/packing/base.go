@@ -67,7 +67,7 @@ type baseCellKey struct{ left, targets, regions int32 }
 // Bounds of one base search: expansions, and positions stored, which
 // grow with the boxes times the squares they can be pulled to.
 const (
-	baseExpansions = 5000
+	baseExpansions = 20000
 	baseNodes      = 2 << 20
 )
 
@@ -102,6 +102,7 @@ type baseSearcher struct {
 	r      *reverse
 	base   []bool  // a box starts on the square
 	hd     []int32 // pulls from the square to the nearest base, or -1
+	gd     []int32 // pushes from the square to the nearest goal, or board.Inf
 	root   []bool  // the solved position's boxes
 	nodes  []baseNode
 	cells  map[baseCellKey]*baseCell
@@ -120,6 +121,14 @@ func newBaseSearch(b *board.Board) *baseSearcher {
 		s.base[sq] = true
 	}
 	s.hd = pushSteps(b, s.base, nil)
+	s.gd = make([]int32, b.Squares+1)
+	for sq := range b.Squares {
+		d := int32(board.Inf)
+		for g := range b.Goals {
+			d = min(d, int32(b.Dist[sq*len(b.Goals)+g]))
+		}
+		s.gd[sq] = d
+	}
 	s.root[b.Squares] = true
 	h0 := int32(0)
 	for _, g := range b.Goals {
@@ -253,8 +262,11 @@ func (s *baseSearcher) position(id int32) uint64 {
 // every pull of a box to a square a box can come from, and every box on a
 // base leaving. One child is advised and costs nothing, as with
 // Festival's packing advisor: a box leaving when one can (the one that
-// stood farthest from the bases), else the pull off a goal that leaves
-// the boxes nearest the bases.
+// stood farthest from the bases), else, as Festival's pull advisor, the
+// pull off a goal that takes its box farthest from the goals: such a box
+// is out of the way of the pulls still to come. Where the goals block
+// their area's way to the bases, the boxes must first go the other way,
+// into whatever room there is, and a pull towards the bases stays inside.
 func (s *baseSearcher) expand(ctx context.Context, id int32) {
 	b, r := s.b, s.r
 	n := s.nodes[id]
@@ -300,7 +312,10 @@ func (s *baseSearcher) expand(ctx context.Context, id int32) {
 	if adv < 0 {
 		for i := range s.kids {
 			k := &s.kids[i]
-			if b.GoalIndex[k.from] >= 0 && k.targets < n.targets && (adv < 0 || k.h < s.kids[adv].h) {
+			if b.GoalIndex[k.from] < 0 || k.targets >= n.targets {
+				continue
+			}
+			if adv < 0 || s.gd[k.to] > s.gd[s.kids[adv].to] {
 				adv = i
 			}
 		}

@@ -57,6 +57,13 @@ func TestBaseOrder(t *testing.T) {
 		{file: "xsokoban90.xsb", level: 66, maxUnordered: 8},
 		// Order leaves 19 of 20.
 		{file: "sasquatch1.xsb", level: 31, maxUnordered: 1},
+		// Order leaves 17 of 23. The goals' boxes must be pulled away
+		// from the goals before any can leave.
+		{file: "xsokoban90.xsb", level: 88},
+		// Order leaves 14 of 16. The goals are a corridor whose one way
+		// out takes a single box; the rest must first be pulled the other
+		// way, into a dead end away from the goals.
+		{file: "sasquatch1.xsb", level: 36},
 	}
 	for _, tt := range tests {
 		t.Run(fmt.Sprintf("%s/%d", tt.file, tt.level), func(t *testing.T) {

@@ -298,6 +298,23 @@ func (b *Board) checkStartBoxes() {
 // Wall returns the wall sentinel square number.
 func (b *Board) Wall() uint16 { return uint16(b.Squares) }
 
+// NearestGoal returns, per square, a lone box's push distance from it to
+// its nearest goal (Dist's minimum over the goals): Inf where none is
+// reachable, the wall sentinel included. The slice is new on each call.
+func (b *Board) NearestGoal() []uint16 {
+	n := len(b.Goals)
+	near := make([]uint16, b.Squares+1)
+	for sq := range near {
+		near[sq] = Inf
+	}
+	for sq := 0; sq < b.Squares; sq++ {
+		for _, d := range b.Dist[sq*n : sq*n+n] {
+			near[sq] = min(near[sq], d)
+		}
+	}
+	return near
+}
+
 // XY returns the column and row of a square.
 func (b *Board) XY(sq uint16) (x, y int) {
 	c := int(b.Cell[sq])

@@ -47,7 +47,7 @@ type turnSlot struct {
 	opts      Options
 	run       int64
 	restartAt int64
-	// altFirst: the slot's runs start on the second plan (schedule.alt)
+	// altFirst: the slot's runs start on the second plan (schedule.alt).
 	altFirst bool
 }
 

@@ -130,7 +130,7 @@ func (g *packGuide) init(b *Board, fp *fillPlan, keying packKeying, seed uint64)
 		g.pdist[p.sq], g.goalOf[p.sq] = p.dist, p.goal
 	}
 	if keying == packBound {
-		g.near = nearestGoal(b)
+		g.near = b.NearestGoal()
 	}
 	for k, targets := range g.phases {
 		g.targets += len(targets)
@@ -171,22 +171,6 @@ func packingLevel(b *Board) bool {
 		}
 	}
 	return n >= packMinGoals
-}
-
-// nearestGoal returns, per square, a lone box's push distance from it to
-// its nearest goal (Inf where none is reachable, the sentinel included).
-func nearestGoal(b *Board) []uint16 {
-	n := len(b.Goals)
-	near := make([]uint16, b.Squares+1)
-	for sq := range near {
-		near[sq] = Inf
-	}
-	for sq := 0; sq < b.Squares; sq++ {
-		for _, d := range b.Dist[sq*n : sq*n+n] {
-			near[sq] = min(near[sq], d)
-		}
-	}
-	return near
 }
 
 // boxDistances returns the sum of near over the boxes on squares boxes.

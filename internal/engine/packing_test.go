@@ -67,7 +67,7 @@ func TestPackingPriority(t *testing.T) {
 // corner or on the bottom row (nothing can push it up) never gets there.
 func TestNearestGoal(t *testing.T) {
 	b := mustAnalyze(t, parseLevel(t, "######\n#.$  #\n#   @#\n######\n"))
-	near := nearestGoal(b)
+	near := b.NearestGoal()
 	got := map[string]uint16{}
 	for sq := uint16(0); int(sq) < b.Squares; sq++ {
 		got[squareNames(b, []uint16{sq})[0]] = near[sq]

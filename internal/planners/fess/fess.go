@@ -294,14 +294,7 @@ func newSearch(b *board.Board, plan *packing.Plan, t *tables, limit int, hold bo
 	for i := range s.goalRank {
 		s.goalRank[i] = -1
 	}
-	g := len(b.Goals)
-	s.nearest = make([]uint16, b.Squares+1)
-	for sq := range s.nearest {
-		s.nearest[sq] = board.Inf
-		if sq < b.Squares {
-			s.nearest[sq] = slices.Min(b.Dist[sq*g : sq*g+g])
-		}
-	}
+	s.nearest = b.NearestGoal()
 	for k, st := range plan.Steps {
 		if b.GoalIndex[st.To] >= 0 {
 			s.goalRank[st.To] = int32(k)

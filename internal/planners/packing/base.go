@@ -100,10 +100,10 @@ func BaseOrder(ctx context.Context, b *board.Board, memory int64) *Plan {
 type baseSearcher struct {
 	b      *board.Board
 	r      *reverse
-	base   []bool  // a box starts on the square
-	hd     []int32 // pulls from the square to the nearest base, or -1
-	gd     []int32 // pushes from the square to the nearest goal, or board.Inf
-	root   []bool  // the solved position's boxes
+	base   []bool   // a box starts on the square
+	hd     []int32  // pulls from the square to the nearest base, or -1
+	gd     []uint16 // pushes from the square to the nearest goal, or board.Inf
+	root   []bool   // the solved position's boxes
 	nodes  []baseNode
 	cells  map[baseCellKey]*baseCell
 	order  []baseCellKey // the cells, in the order found
@@ -121,14 +121,7 @@ func newBaseSearch(b *board.Board) *baseSearcher {
 		s.base[sq] = true
 	}
 	s.hd = pushSteps(b, s.base, nil)
-	s.gd = make([]int32, b.Squares+1)
-	for sq := range b.Squares {
-		d := int32(board.Inf)
-		for g := range b.Goals {
-			d = min(d, int32(b.Dist[sq*len(b.Goals)+g]))
-		}
-		s.gd[sq] = d
-	}
+	s.gd = b.NearestGoal()
 	s.root[b.Squares] = true
 	h0 := int32(0)
 	for _, g := range b.Goals {

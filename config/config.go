@@ -41,7 +41,7 @@
 //	batch.ack_wait        30s     time a job may go unacknowledged before another worker gets it
 //	batch.max_deliveries  5       deliveries of one job before it is answered as failed
 //	batch.replicas        1       replicas of the batch streams on a NATS cluster
-//	search.off            []      search techniques switched off in solve and bench, for experiments: pi-corrals, corral-deadlocks, frozen-goals, cluster-deadlocks, tunnels, goal-macros, home-moves, packing, restarts, second-plan
+//	search.off            []      search techniques switched off in solve and bench, for experiments: pi-corrals, corral-deadlocks, frozen-goals, cluster-deadlocks, tunnels, goal-macros, home-moves, packing, restarts, second-plan, backward
 //	search.batch_size     0       positions per call to a heuristic or deadlock detector that answers in batches; 0 means 1024
 //
 // Durations are Go durations ("90s", "1m30s"); sizes are ByteSize text

@@ -76,17 +76,28 @@ type schedule struct {
 	// and each one's restarts take the two in turns.
 	plan, alt *fillPlan
 	altMade   bool
+
+	// back is the backward search (backward.go), nil when none runs; it
+	// takes its turn after the forward searches' and never decides an
+	// outcome but a solution, which backPushes then holds.
+	back       *pullSearch
+	backTurn   int64
+	backEnded  bool
+	backPushes []push
 }
 
 // solveStages runs the searches of one Solve (searchStages) in turns on
 // parts of ws, and returns the one that decided the outcome, with the
 // outcome; it adds the counts of all of them to st. The search returned
-// still holds its path (Solve reads the solution from it and finishes it).
-func solveStages(ctx context.Context, b *Board, opts Options, ws *Workspace, st *Stats) (*searcher, Status, string, uint32) {
+// still holds its path (Solve reads the solution from it and finishes it),
+// unless the backward search found the solution: back then holds its
+// pushes.
+func solveStages(ctx context.Context, b *Board, opts Options, ws *Workspace, st *Stats) (s *searcher, status Status, reason string, goal uint32, back []push) {
 	stages := searchStages(ctx, b, opts, st)
+	backward := backwardRuns(opts)
 	parts := []*Workspace{ws}
-	if len(stages) > 1 {
-		parts = ws.split(len(stages))
+	if n := len(stages) + btoi(backward); n > 1 {
+		parts = ws.split(n)
 	}
 	sc := &schedule{b: b, opts: opts, st: st, turn: sliceNodes, timed: opts.Clock != nil}
 	if opts.turnNodes > 0 {
@@ -95,7 +106,11 @@ func solveStages(ctx context.Context, b *Board, opts Options, ws *Workspace, st 
 	for i, o := range stages {
 		sc.add(ctx, o, parts[i])
 	}
-	s, status, reason, goal := sc.run(ctx)
+	if backward {
+		sc.back, sc.backTurn = newPullSearch(b, parts[len(parts)-1]), sc.turn
+		sc.backEnded = sc.back == nil
+	}
+	s, status, reason, goal = sc.run(ctx)
 	st.MemoryUsed = 0
 	for _, sl := range sc.slots {
 		if !sl.ended {
@@ -103,7 +118,27 @@ func solveStages(ctx context.Context, b *Board, opts Options, ws *Workspace, st 
 		}
 		st.MemoryUsed += sl.peak
 	}
-	return s, status, reason, goal
+	if ps := sc.back; ps != nil {
+		st.Nodes += ps.nodes
+		st.Generated += ps.generated
+		st.BackwardNodes = ps.nodes
+		st.MemoryUsed += ps.memoryUsed()
+	}
+	return s, status, reason, goal, sc.backPushes
+}
+
+// backwardRuns reports whether a Solve with opts runs the backward search
+// beside the forward ones: under ObjectiveAny with the default strategy,
+// which asks for a solution, not a proof of its length.
+func backwardRuns(opts Options) bool {
+	return opts.Objective == ObjectiveAny && opts.Strategy == StrategyAlternate && opts.Off&TechBackward == 0
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // add starts a search with options o in a new slot on ws. The bound
@@ -280,7 +315,44 @@ func (sc *schedule) run(ctx context.Context) (*searcher, Status, string, uint32)
 		if !live {
 			return s, status, reason, 0
 		}
+		if sc.backStep() {
+			sc.st.Backward = true
+			return sc.slots[0].s, Solved, "", 0
+		}
 	}
+}
+
+// backStep gives the backward search its turn, and reports whether it
+// found the solution (sc.backPushes).
+func (sc *schedule) backStep() bool {
+	ps := sc.back
+	if ps == nil || sc.backEnded {
+		return false
+	}
+	var begin time.Time
+	if sc.timed {
+		begin = sc.opts.Clock()
+	}
+	nodes := ps.nodes
+	until := nodes + sc.backTurn
+	if n := sc.opts.Budget.Nodes; n > 0 {
+		until = min(until, nodes+max(0, n-sc.nodes()))
+	}
+	for ps.nodes < until {
+		solved, end := ps.step()
+		if solved {
+			sc.backPushes = ps.pushes()
+			return true
+		}
+		if end {
+			sc.backEnded = true
+			return false
+		}
+	}
+	if sc.timed {
+		sc.backTurn = nextTurn(sc.backTurn, ps.nodes-nodes, sc.opts.Clock().Sub(begin))
+	}
+	return false
 }
 
 // advance runs the slot's search until it has expanded until states in
@@ -313,11 +385,16 @@ func (sl *turnSlot) advance(ctx context.Context, until int64) (st Status, reason
 // resize sizes the slot's next turn to last about turnTime, at the pace of
 // its last turn: n expansions in d.
 func (sl *turnSlot) resize(n int64, d time.Duration) {
+	sl.turn = nextTurn(sl.turn, n, d)
+}
+
+// nextTurn returns the expansions of a turn that lasts about turnTime, at
+// the pace of the last one, turn long: n expansions in d.
+func nextTurn(turn, n int64, d time.Duration) int64 {
 	if d <= 0 || n <= 0 {
-		sl.turn = min(2*sl.turn, maxTurn)
-		return
+		return min(2*turn, maxTurn)
 	}
-	sl.turn = min(max(n*int64(turnTime)/int64(d), minTurn), maxTurn)
+	return min(max(n*int64(turnTime)/int64(d), minTurn), maxTurn)
 }
 
 // handOver gives s the learned deadlocks of the search that ran last,
@@ -334,6 +411,9 @@ func (sc *schedule) handOver(s *searcher) {
 // nodes is the expansions of all the searches so far.
 func (sc *schedule) nodes() int64 {
 	n := sc.doneNodes
+	if sc.back != nil {
+		n += sc.back.nodes
+	}
 	for _, sl := range sc.slots {
 		if sl.s != nil && !sl.ended {
 			n += sl.s.nodes
@@ -353,6 +433,12 @@ func (sc *schedule) report(p Progress) {
 		return
 	}
 	p.Nodes, p.Generated, p.Stored, p.Memory = sc.doneNodes, sc.doneGenerated, 0, 0
+	if ps := sc.back; ps != nil {
+		p.Nodes += ps.nodes
+		p.Generated += ps.generated
+		p.Stored += int64(ps.tt.used)
+		p.Memory += ps.memoryUsed()
+	}
 	for _, sl := range sc.slots {
 		if sl.ended {
 			p.Memory += sl.peak // held until the next Solve

@@ -214,6 +214,9 @@ const (
 	// followed (trackedplan.go), which the bound keying's packing search
 	// starts on and the packing searches' restarts take in turns.
 	TechSecondPlan
+	// TechBackward: the backward search over pulls beside the forward
+	// searches (backward.go), under ObjectiveAny with the default strategy.
+	TechBackward
 )
 
 var techniqueNames = []struct {
@@ -230,6 +233,7 @@ var techniqueNames = []struct {
 	{TechClusterDeadlocks, "cluster-deadlocks"},
 	{TechRestarts, "restarts"},
 	{TechSecondPlan, "second-plan"},
+	{TechBackward, "backward"},
 }
 
 // TechniqueNames lists the names ParseTechniques accepts.
@@ -345,6 +349,10 @@ type Stats struct {
 	// PackingNodes its share of Nodes.
 	Packing      bool
 	PackingNodes int64
+	// BackwardNodes is the backward search's share of Nodes (backward.go),
+	// and Backward is set when it found the solution.
+	BackwardNodes int64
+	Backward      bool
 	// Restarts counts the packing searches started again with perturbed
 	// keys (restart.go).
 	Restarts  int64

@@ -84,7 +84,7 @@ func Solve(ctx context.Context, b *Board, opts Options) (*Result, error) {
 		defer ws.Release()
 	}
 	res.Stats.MemoryReserved = ws.Bytes()
-	s, st, reason, goal := solveStages(ctx, b, opts, ws, &res.Stats)
+	s, st, reason, goal, back := solveStages(ctx, b, opts, ws, &res.Stats)
 	defer s.finish()
 	if err := s.bt.failure(); err != nil {
 		return nil, err
@@ -96,7 +96,10 @@ func Solve(ctx context.Context, b *Board, opts Options) (*Result, error) {
 	if st != Solved {
 		return res, nil
 	}
-	pushes := s.pushPath(goal)
+	pushes := back
+	if pushes == nil {
+		pushes = s.pushPath(goal)
+	}
 	sol, err := buildSolution(b, pushes)
 	if err != nil {
 		return nil, err

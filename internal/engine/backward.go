@@ -1,5 +1,7 @@
 package engine
 
+import "slices"
+
 // The backward search (after the backward half of YASS's perimeter search,
 // which alone solves some levels): a best-first search over pulls, from
 // the solved positions to the start. Where the goals lie in the middle of a
@@ -8,9 +10,11 @@ package engine
 // search drifts over every position of equal bound; from the solved side,
 // the distance of the boxes to their start squares leads straight there.
 // The search runs beside the forward searches in turns (interleave.go), in
-// its own small part of the memory, and drops out when that is full. Its
-// pulls, read backwards, are the pushes of a solution, which Solve replays
-// like any other.
+// its own part of the memory, and drops out when that is full. Its pulls,
+// read backwards, are the pushes of a solution, which Solve replays like
+// any other. Its positions are also a perimeter around the solved ones
+// (YASS's perimeter search): a forward search that reaches one of them
+// (expand.go) joins its path to the pulls from there.
 //
 // A position's key is its boxes' Zobrist keys with that of its player's
 // region, named by its lowest square; the level's start has one key, and a
@@ -321,11 +325,14 @@ func (ps *pullSearch) other(q *openQueue) *openQueue {
 }
 
 // pushes returns the solution the search found, as pushes from the start:
-// its pulls from the start back to the root, each made a push the other
-// way.
-func (ps *pullSearch) pushes() []push {
-	out := make([]push, 0, ps.tt.slots[ps.found].g)
-	for r := ps.found; r != noRecord; r = ps.tt.slots[r].parent {
+// never nil, also where the start is solved.
+func (ps *pullSearch) pushes() []push { return ps.pushesFrom([]push{}, ps.found) }
+
+// pushesFrom appends to out the pushes that solve the position of record
+// id: its pulls back to the root, each made a push the other way.
+func (ps *pullSearch) pushesFrom(out []push, id uint32) []push {
+	out = slices.Grow(out, int(ps.tt.slots[id].g))
+	for r := id; r != noRecord; r = ps.tt.slots[r].parent {
 		rec := &ps.tt.slots[r]
 		if rec.parent == noRecord {
 			break

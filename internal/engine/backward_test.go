@@ -219,13 +219,9 @@ func TestPullStepAllocs(t *testing.T) {
 	}
 }
 
-// TestSolveBackward runs Solve where the backward search, in turns of four
-// positions with the forward search, reaches the start first (in 12
-// positions against the forward search's 28): Solve takes its solution,
-// which it replays like any other. Switched off, the forward search solves
-// the level alone.
-func TestSolveBackward(t *testing.T) {
-	l, err := sokoban.Parse(`
+// twoWayLevel is solved by the backward search alone in 12 positions, by
+// the forward search alone in 28.
+const twoWayLevel = `
 #########
 # ###@  #
 #####$ ##
@@ -234,11 +230,74 @@ func TestSolveBackward(t *testing.T) {
 # $ . # #
 #   ##  #
 #########
-`)
-	if err != nil {
-		t.Fatal(err)
-	}
+`
+
+// TestForwardMeetsBackward gives the forward search the positions of a
+// backward search stopped after k expansions, for every k before it
+// finds the start alone: every joined solution replays, and where the
+// forward search meets the backward one it needs fewer expansions than
+// alone.
+func TestForwardMeetsBackward(t *testing.T) {
+	l := parseLevel(t, twoWayLevel)
 	b := mustAnalyze(t, l)
+	forward := func(back *pullSearch) (s *searcher, goal uint32, nodes int) {
+		opts := Options{Objective: ObjectiveAny, Heuristic: testHeuristic(b, RuleMatching)}
+		s = newSearcher(b, opts.Heuristic, opts, NewWorkspace(16<<20))
+		s.back = back
+		st, _, goal, end := s.begin()
+		for !end {
+			st, _, goal, end = s.step()
+		}
+		if st != Solved {
+			t.Fatalf("the forward search ends %v", st)
+		}
+		return s, goal, int(s.nodes)
+	}
+	_, _, alone := forward(nil)
+	ws := NewWorkspace(16 << 20)
+	defer ws.Release()
+	met := 0
+	for k := 1; ; k++ {
+		ws.reset()
+		ps := newPullSearch(b, ws)
+		solved := false
+		for range k {
+			if solved, _ = ps.step(); solved {
+				break
+			}
+		}
+		if solved {
+			break
+		}
+		s, goal, nodes := forward(ps)
+		if s.met == noRecord {
+			continue
+		}
+		sol, err := buildSolution(b, ps.pushesFrom(s.pushPath(goal), s.met))
+		if err != nil {
+			t.Fatalf("k=%d: %v", k, err)
+		}
+		if m, err := sokoban.Replay(l, sol); err != nil || !m.Solved {
+			t.Fatalf("k=%d: the joined solution does not replay: %v, solved %v", k, err, m.Solved)
+		}
+		if nodes >= alone {
+			t.Errorf("k=%d: the forward search met the backward one after %d expansions, alone it needs %d", k, nodes, alone)
+		}
+		met++
+	}
+	if met == 0 {
+		t.Error("the forward search never met the backward one")
+	}
+	t.Logf("alone: %d expansions; met the backward search for %d values of k", alone, met)
+}
+
+// TestSolveBackward runs Solve where the backward search, in turns of four
+// positions with the forward search, reaches the start first (in 12
+// positions against the forward search's 28): Solve takes its solution,
+// which it replays like any other. Switched off, the forward search solves
+// the level alone.
+func TestSolveBackward(t *testing.T) {
+	b := mustAnalyze(t, parseLevel(t, twoWayLevel))
 	type outcome struct {
 		Status   Status
 		Backward bool

@@ -151,6 +151,12 @@ func (s *searcher) expand(r uint32, g, hcur, fcur int) (Status, string, uint32) 
 		if !astar && solved {
 			return Solved, "", uint32(slot)
 		}
+		if s.back != nil {
+			if id, ok := s.back.tt.find(key); ok {
+				s.met = uint32(id)
+				return Solved, "", uint32(slot)
+			}
+		}
 		s.corralKey(fcur, cg, h)
 		if s.bt != nil {
 			if reason := s.queueChild(uint32(slot), cg, h, g+hcur, i, to, last); reason != "" {

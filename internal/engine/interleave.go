@@ -103,14 +103,18 @@ func solveStages(ctx context.Context, b *Board, opts Options, ws *Workspace, st 
 	if opts.turnNodes > 0 {
 		sc.turn, sc.timed = opts.turnNodes, false
 	}
-	for i, o := range stages {
-		sc.add(ctx, o, parts[i])
-	}
 	if backward {
 		sc.back, sc.backTurn = newPullSearch(b, parts[len(parts)-1]), sc.turn
 		sc.backEnded = sc.back == nil
 	}
+	for i, o := range stages {
+		sc.add(ctx, o, parts[i])
+	}
 	s, status, reason, goal = sc.run(ctx)
+	if status == Solved && sc.backPushes == nil && s.met != noRecord {
+		sc.st.Backward = true
+		sc.backPushes = sc.back.pushesFrom(s.pushPath(goal), s.met)
+	}
 	st.MemoryUsed = 0
 	for _, sl := range sc.slots {
 		if !sl.ended {
@@ -173,6 +177,9 @@ func (sc *schedule) launch(sl *turnSlot, o Options) {
 		o.OnProgress = sc.report
 	}
 	s := newSearcher(sc.b, o.Heuristic, o, sl.ws)
+	if sc.back != nil {
+		s.back = sc.back
+	}
 	if s.clock != nil {
 		now := s.clock()
 		if sc.start.IsZero() {

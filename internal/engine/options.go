@@ -350,7 +350,8 @@ type Stats struct {
 	Packing      bool
 	PackingNodes int64
 	// BackwardNodes is the backward search's share of Nodes (backward.go),
-	// and Backward is set when it found the solution.
+	// and Backward is set when the solution came through it: it reached
+	// the start, or a forward search reached one of its positions.
 	BackwardNodes int64
 	Backward      bool
 	// Restarts counts the packing searches started again with perturbed

@@ -140,7 +140,12 @@ type searcher struct {
 	ev     *evaluator
 	bt     *batcher  // batch components (batch.go), nil without
 	pk     packGuide // the packing search's (packing.go)
-	pkTerm int       // the packing part of the key of the state being queued
+	// back is the backward search running beside this one (backward.go),
+	// nil without: a child it has reached joins the two searches' paths
+	// into a solution, and met is then its record there.
+	back   *pullSearch
+	met    uint32
+	pkTerm int // the packing part of the key of the state being queued
 	// greedyPops counts the pops from greedy open lists, for the escapes
 	// (escapeEvery).
 	greedyPops uint64
@@ -165,7 +170,7 @@ func newSearcher(b *Board, h *Heuristic, opts Options, ws *Workspace) *searcher 
 		b: b, nbr: b.Nbr, wall: uint16(n), goals: b.GoalIndex, zbox: b.ZBox, zpl: b.ZPlayer,
 		objective: opts.Objective, weight: opts.Weight, budget: opts.Budget,
 		clock: opts.Clock, progress: opts.OnProgress, interval: opts.ProgressInterval,
-		lazy: opts.lazyBound,
+		lazy: opts.lazyBound, met: noRecord,
 	}
 	if s.interval <= 0 {
 		s.interval = defaultProgressInterval

@@ -1,6 +1,9 @@
 package engine
 
-import "slices"
+import (
+	"fmt"
+	"slices"
+)
 
 // The backward search (after the backward half of YASS's perimeter search,
 // which alone solves some levels): a best-first search over pulls, from
@@ -34,7 +37,9 @@ type pullSearch struct {
 	open, astar *openQueue
 	turnAstar   bool
 	eval        *evaluator
-	dead        []bool // squares from which no pull brings a box to a start square
+	dead        []bool   // squares from which no pull brings a box to a start square
+	diag        []uint16 // diag[sq*4+d]: the square between sq's neighbours in directions d and d+1
+	verifyNorm  bool     // tests: check childNorm against a flood
 
 	// the current position
 	boxAt  []int16
@@ -47,8 +52,12 @@ type pullSearch struct {
 	// (cgen) a child's
 	reach, cstamp []uint32
 	rgen, cgen    uint32
-	queue         []uint16
-	chain         []uint32 // scratch: the records from the current one to its root
+	// ostamp (rgen) and olow: the other regions of the expanded position,
+	// flooded on demand, and each one's lowest square (regionLow)
+	ostamp []uint32
+	olow   []uint16
+	queue  []uint16
+	chain  []uint32 // scratch: the records from the current one to its root
 
 	startKey uint64
 	found    uint32 // the record of the start, once reached
@@ -66,10 +75,11 @@ func newPullSearch(b *Board, ws *Workspace) *pullSearch {
 	costs := pullCosts(b)
 	ps := &pullSearch{
 		b: b, nbr: b.Nbr, wall: uint16(n), tt: ws.tt, open: ws.queues[0], astar: ws.queues[1],
-		eval:  newEvaluator(b, &Heuristic{Costs: costs, Rule: RuleMatching}, g),
-		dead:  make([]bool, n+1),
+		eval: newEvaluator(b, &Heuristic{Costs: costs, Rule: RuleMatching}, g),
+		dead: make([]bool, n+1), diag: diagonals(b),
 		boxAt: make([]int16, n+1), boxes: make([]uint16, g),
 		reach: make([]uint32, n+1), cstamp: make([]uint32, n+1), queue: make([]uint16, 0, n),
+		ostamp: make([]uint32, n+1), olow: make([]uint16, n+1),
 		found: noRecord,
 	}
 	for sq := 0; sq <= n; sq++ {
@@ -118,6 +128,26 @@ func newPullSearch(b *Board, ws *Workspace) *pullSearch {
 		return nil
 	}
 	return ps
+}
+
+// diagonals returns, for every square, the squares diagonally next to it,
+// diag[sq*4+d] between its neighbours in directions d and d+1 (mod 4), or
+// the wall.
+func diagonals(b *Board) []uint16 {
+	n := b.Squares
+	wall := uint16(n)
+	diag := make([]uint16, (n+1)*4)
+	for sq := 0; sq <= n; sq++ {
+		for d := 0; d < 4; d++ {
+			e := (d + 1) % 4
+			x := b.Nbr[int(b.Nbr[sq*4+d])*4+e]
+			if x == wall {
+				x = b.Nbr[int(b.Nbr[sq*4+e])*4+d]
+			}
+			diag[sq*4+d] = x
+		}
+	}
+	return diag
 }
 
 // pullCosts returns the pulls that bring a lone box from each square to
@@ -271,6 +301,7 @@ func (ps *pullSearch) step() (solved, end bool) {
 	ps.rgen++
 	pnorm := ps.flood(ps.player, ps.reach, ps.rgen)
 	base := ps.key ^ ps.b.ZPlayer[pnorm]
+	h0 := ps.eval.sync(ps.boxes, 0)
 	for i := range ps.boxes {
 		sq := ps.boxes[i]
 		for d := 0; d < 4; d++ {
@@ -285,16 +316,15 @@ func (ps *pullSearch) step() (solved, end bool) {
 			ps.generated++
 			// Pull: the box to p, the player to p2.
 			ps.boxAt[sq], ps.boxAt[p], ps.boxes[i] = -1, int16(i), p
-			ps.cgen++
-			norm := ps.flood(p2, ps.cstamp, ps.cgen)
-			key := hashKey(base ^ ps.b.ZBox[sq] ^ ps.b.ZBox[p] ^ ps.b.ZPlayer[norm])
-			h := infCost
-			cid, seen := ps.tt.find(key)
-			if !seen {
-				h = ps.eval.sync(ps.boxes, 0)
-			}
+			norm := ps.childNorm(sq, p, p2, pnorm)
 			ps.boxAt[p], ps.boxAt[sq], ps.boxes[i] = -1, int16(i), sq
-			if seen || h >= infCost {
+			key := hashKey(base ^ ps.b.ZBox[sq] ^ ps.b.ZBox[p] ^ ps.b.ZPlayer[norm])
+			cid, seen := ps.tt.find(key)
+			if seen {
+				continue
+			}
+			h, _ := ps.eval.child(h0, i, p, p2, 1, false)
+			if h >= infCost {
 				continue
 			}
 			if ps.tt.full() {
@@ -314,6 +344,77 @@ func (ps *pullSearch) step() (solved, end bool) {
 		}
 	}
 	return false, false
+}
+
+// childNorm returns the lowest square of the player's region after the
+// pull just made, of the box on sq to p, the player from p to p2; the
+// expanded position's region R is stamped in reach, its lowest square
+// pnorm. Where p's other neighbours in R stay connected around it (its
+// ring of eight), R without p stays connected: the child's region is that,
+// with sq and the regions next to sq when sq has a neighbour in R. Those
+// regions are flooded once per expansion (regionLow).
+func (ps *pullSearch) childNorm(sq, p, p2, pnorm uint16) uint16 {
+	if p == pnorm || !ps.ringConnected(p, sq) {
+		ps.cgen++
+		return ps.flood(p2, ps.cstamp, ps.cgen)
+	}
+	norm, inR := pnorm, false
+	for d := 0; d < 4; d++ {
+		if m := ps.nbr[int(sq)*4+d]; m != p && ps.boxAt[m] == -1 && ps.reach[m] == ps.rgen {
+			inR = true
+		}
+	}
+	if inR {
+		norm = min(norm, sq)
+		for d := 0; d < 4; d++ {
+			if m := ps.nbr[int(sq)*4+d]; m != p && ps.boxAt[m] == -1 && ps.reach[m] != ps.rgen {
+				norm = min(norm, ps.regionLow(m, sq))
+			}
+		}
+	}
+	if ps.verifyNorm {
+		ps.cgen++
+		if full := ps.flood(p2, ps.cstamp, ps.cgen); full != norm {
+			panic(fmt.Sprintf("engine: backward childNorm %d, flood %d", norm, full))
+		}
+	}
+	return norm
+}
+
+// regionLow returns the lowest square of the region around m, a square
+// outside the expanded position's player region, in the expanded position
+// (the box still on sq). Each region is flooded once per expansion: its
+// squares are stamped with rgen in ostamp and keep its lowest square in
+// olow.
+func (ps *pullSearch) regionLow(m, sq uint16) uint16 {
+	if ps.ostamp[m] != ps.rgen {
+		ps.boxAt[sq] = -2 // the child's box has left sq; the expanded one's stands there
+		low := ps.flood(m, ps.ostamp, ps.rgen)
+		ps.boxAt[sq] = -1
+		for _, q := range ps.queue {
+			ps.olow[q] = low
+		}
+	}
+	return ps.olow[m]
+}
+
+// ringConnected reports whether the free neighbours of p, taking square
+// skip as blocked, are connected to each other through p's ring of eight
+// squares, so that a box on p separates none of them.
+func (ps *pullSearch) ringConnected(p, skip uint16) bool {
+	free := func(sq uint16) bool { return ps.boxAt[sq] == -1 && sq != skip }
+	open, links := 0, 0
+	for d := 0; d < 4; d++ {
+		a := ps.nbr[int(p)*4+d]
+		if !free(a) {
+			continue
+		}
+		open++
+		if b := ps.nbr[int(p)*4+(d+1)%4]; free(b) && free(ps.diag[int(p)*4+d]) {
+			links++
+		}
+	}
+	return open-links <= 1
 }
 
 // other returns the open list that is not q.

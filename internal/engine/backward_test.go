@@ -100,6 +100,7 @@ func runPullSearch(t *testing.T, b *Board, ws *Workspace) (pushes []push, exhaus
 	if ps == nil {
 		return nil, true
 	}
+	ps.verifyNorm = true
 	for {
 		solved, end := ps.step()
 		if solved {

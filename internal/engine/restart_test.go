@@ -62,8 +62,9 @@ func TestRestartSchedule(t *testing.T) {
 		off  Techniques
 		want outcome
 	}{
-		// Four searches take turns, so each packing search expands 10
-		// units. The level has two plans, whose runs take turns, each
+		// Four searches take turns (the backward search is off: its
+		// turns would take part of the budget), so each packing search
+		// expands 10 units. The level has two plans, whose runs take turns, each
 		// plan's 1 1 2 1 1 units long: runs of 1 1 1 1 2 2 1 1 units,
 		// then the 9th runs on, so 8 restarts each.
 		{"on", 0, outcome{GaveUp, 24, true}},
@@ -73,7 +74,7 @@ func TestRestartSchedule(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r, err := Solve(context.Background(), b, Options{Objective: ObjectiveAny, Heuristic: testHeuristic(b, RuleMatching),
-				Budget: Budget{Nodes: budget, Memory: 256 << 20}, turnNodes: 256, restartNodes: unit, Off: tc.off})
+				Budget: Budget{Nodes: budget, Memory: 256 << 20}, turnNodes: 256, restartNodes: unit, Off: tc.off | TechBackward})
 			if err != nil {
 				t.Fatal(err)
 			}

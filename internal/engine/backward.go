@@ -31,20 +31,19 @@ type pullSearch struct {
 	nbr  []uint16
 	wall uint16
 	tt   *table
-	// open holds greedy entries (f = bound) and astar A* entries (f =
-	// pulls + bound), taken from in turns as the forward search does:
-	// neither order is the better one on every level.
-	open, astar *openQueue
-	turnAstar   bool
-	eval        *evaluator
-	dead        []bool   // squares from which no pull brings a box to a start square
-	diag        []uint16 // diag[sq*4+d]: the square between sq's neighbours in directions d and d+1
-	verifyNorm  bool     // tests: check childNorm against a flood
+	// open is greedy (f = bound, ties to the deepest): beside an A* list
+	// taken in turns, as the forward search has, it reaches the start in
+	// fewer positions, and the forward searches meet it as often.
+	open       *openQueue
+	eval       *evaluator
+	dead       []bool   // squares from which no pull brings a box to a start square
+	diag       []uint16 // diag[sq*4+d]: the square between sq's neighbours in directions d and d+1
+	verifyNorm bool     // tests: check childNorm against a flood
 
 	// the current position
 	boxAt  []int16
 	boxes  []uint16
-	player uint16 // its lowest reachable square
+	player uint16 // the player's square
 	key    uint64
 	g      int
 
@@ -74,7 +73,7 @@ func newPullSearch(b *Board, ws *Workspace) *pullSearch {
 	g := len(b.Goals)
 	costs := pullCosts(b)
 	ps := &pullSearch{
-		b: b, nbr: b.Nbr, wall: uint16(n), tt: ws.tt, open: ws.queues[0], astar: ws.queues[1],
+		b: b, nbr: b.Nbr, wall: uint16(n), tt: ws.tt, open: ws.queues[0],
 		eval: newEvaluator(b, &Heuristic{Costs: costs, Rule: RuleMatching}, g),
 		dead: make([]bool, n+1), diag: diagonals(b),
 		boxAt: make([]int16, n+1), boxes: make([]uint16, g),
@@ -119,7 +118,7 @@ func newPullSearch(b *Board, ws *Workspace) *pullSearch {
 		if key == ps.startKey {
 			ps.found = uint32(id) // the level is solved as it stands
 		}
-		if !ps.open.push(uint32(id), h, 0) || !ps.astar.push(uint32(id), h, 0) {
+		if !ps.open.push(uint32(id), h, 0) {
 			return nil
 		}
 		roots++
@@ -269,31 +268,16 @@ func (ps *pullSearch) rebuild(id uint32) {
 }
 
 // step expands one position. end is true when the search has found the
-// start (solved) or can go no further: its open lists are empty (the
+// start (solved) or can go no further: its open list is empty (the
 // backward search proves nothing then: it prunes no more than the forward
 // one, but it runs within a part of the memory) or its memory is full.
 func (ps *pullSearch) step() (solved, end bool) {
 	if ps.found != noRecord {
 		return true, true
 	}
-	q := ps.open
-	if ps.turnAstar {
-		q = ps.astar
-	}
-	ps.turnAstar = !ps.turnAstar
-	var id uint32
-	for {
-		rec, _, _, ok := q.pop()
-		if !ok {
-			if q = ps.other(q); q.count == 0 {
-				return false, true
-			}
-			continue
-		}
-		if !ps.tt.slots[rec].closed() {
-			id = rec
-			break
-		}
+	id, _, _, ok := ps.open.pop()
+	if !ok {
+		return false, true
 	}
 	ps.tt.slots[id].setClosed()
 	ps.nodes++
@@ -337,7 +321,7 @@ func (ps *pullSearch) step() (solved, end bool) {
 				ps.found = uint32(cid)
 				return true, true
 			}
-			if !ps.open.push(uint32(cid), h, g) || !ps.astar.push(uint32(cid), g+h, g) {
+			if !ps.open.push(uint32(cid), h, g) {
 				ps.full = true
 				return false, true
 			}
@@ -415,14 +399,6 @@ func (ps *pullSearch) ringConnected(p, skip uint16) bool {
 		}
 	}
 	return open-links <= 1
-}
-
-// other returns the open list that is not q.
-func (ps *pullSearch) other(q *openQueue) *openQueue {
-	if q == ps.open {
-		return ps.astar
-	}
-	return ps.open
 }
 
 // pushes returns the solution the search found, as pushes from the start:

@@ -220,7 +220,7 @@ func TestPullStepAllocs(t *testing.T) {
 	}
 }
 
-// twoWayLevel is solved by the backward search alone in 12 positions, by
+// twoWayLevel is solved by the backward search alone in 10 positions, by
 // the forward search alone in 28.
 const twoWayLevel = `
 #########
@@ -293,7 +293,7 @@ func TestForwardMeetsBackward(t *testing.T) {
 }
 
 // TestSolveBackward runs Solve where the backward search, in turns of four
-// positions with the forward search, reaches the start first (in 12
+// positions with the forward search, reaches the start first (in 10
 // positions against the forward search's 28): Solve takes its solution,
 // which it replays like any other. Switched off, the forward search solves
 // the level alone.

@@ -95,8 +95,11 @@ type schedule struct {
 func solveStages(ctx context.Context, b *Board, opts Options, ws *Workspace, st *Stats) (s *searcher, status Status, reason string, goal uint32, back []push) {
 	stages := searchStages(ctx, b, opts, st)
 	backward := backwardRuns(opts)
-	parts := []*Workspace{ws}
-	if n := len(stages) + btoi(backward); n > 1 {
+	parts, n := []*Workspace{ws}, len(stages)
+	if backward {
+		n++ // the backward search takes the last part
+	}
+	if n > 1 {
 		parts = ws.split(n)
 	}
 	sc := &schedule{b: b, opts: opts, st: st, turn: sliceNodes, timed: opts.Clock != nil}
@@ -138,13 +141,6 @@ func backwardRuns(opts Options) bool {
 	return opts.Objective == ObjectiveAny && opts.Strategy == StrategyAlternate && opts.Off&TechBackward == 0
 }
 
-func btoi(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
-
 // add starts a search with options o in a new slot on ws. The bound
 // keying's packing search starts on the second plan, where there is one:
 // the plans fail on different levels, and so each gets an unperturbed run
@@ -177,9 +173,7 @@ func (sc *schedule) launch(sl *turnSlot, o Options) {
 		o.OnProgress = sc.report
 	}
 	s := newSearcher(sc.b, o.Heuristic, o, sl.ws)
-	if sc.back != nil {
-		s.back = sc.back
-	}
+	s.back = sc.back
 	if s.clock != nil {
 		now := s.clock()
 		if sc.start.IsZero() {

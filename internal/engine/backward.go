@@ -66,12 +66,16 @@ type pullSearch struct {
 }
 
 // newPullSearch returns a backward search on b in ws, or nil where none
-// can start: no region of the solved position has a bound, or the open
-// lists cannot take the roots.
-func newPullSearch(b *Board, ws *Workspace) *pullSearch {
+// can start: no region of the solved position has a bound, the open list
+// cannot take the roots, or stop (nil for never), asked between the
+// distance tables of the start squares, said to stop.
+func newPullSearch(b *Board, ws *Workspace, stop func() bool) *pullSearch {
 	n := b.Squares
 	g := len(b.Goals)
-	costs := pullCosts(b)
+	costs := pullCosts(b, stop)
+	if costs == nil {
+		return nil
+	}
 	ps := &pullSearch{
 		b: b, nbr: b.Nbr, wall: uint16(n), tt: ws.tt, open: ws.queues[0],
 		eval: newEvaluator(b, &Heuristic{Costs: costs, Rule: RuleMatching}, g),
@@ -153,8 +157,9 @@ func diagonals(b *Board) []uint16 {
 // each start square, costs[sq*goals+j] for the j-th start box: the pushes
 // from that start square to the square, with the player on any side at
 // first and then on the side the pushes leave it. The wall sentinel's row
-// is Inf.
-func pullCosts(b *Board) []uint16 {
+// is Inf. It returns nil when stop (nil for never), asked before each start
+// square, says to stop.
+func pullCosts(b *Board, stop func() bool) []uint16 {
 	n, g := b.Squares, len(b.Goals)
 	wall := uint16(n)
 	costs := make([]uint16, (n+1)*g)
@@ -165,6 +170,9 @@ func pullCosts(b *Board) []uint16 {
 	queue := make([]int32, 0, n*4)
 	dists := make([]uint16, 0, n*4)
 	for j, start := range b.StartBoxes {
+		if stop != nil && stop() {
+			return nil
+		}
 		stamp := int32(j + 1)
 		queue, dists = queue[:0], dists[:0]
 		visit := func(sq uint16, d int, dist uint16) {

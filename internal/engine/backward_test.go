@@ -70,7 +70,7 @@ func TestPullCosts(t *testing.T) {
 	for _, file := range []string{"testdata/small.xsb", "testdata/bench.xsb", "testdata/deadlocks.xsb"} {
 		for i, l := range loadCollection(t, file) {
 			b := mustAnalyze(t, l)
-			costs := pullCosts(b)
+			costs := pullCosts(b, nil)
 			g := len(b.Goals)
 			for j, start := range b.StartBoxes {
 				want := lonePushes(b, start)
@@ -96,7 +96,7 @@ func TestPullCosts(t *testing.T) {
 func runPullSearch(t *testing.T, b *Board, ws *Workspace) (pushes []push, exhausted bool) {
 	t.Helper()
 	ws.reset()
-	ps := newPullSearch(b, ws)
+	ps := newPullSearch(b, ws, nil)
 	if ps == nil {
 		return nil, true
 	}
@@ -201,7 +201,7 @@ func TestPullStepAllocs(t *testing.T) {
 	b := mustAnalyze(t, l)
 	ws := NewWorkspace(256 << 20)
 	defer ws.Release()
-	ps := newPullSearch(b, ws)
+	ps := newPullSearch(b, ws, nil)
 	if ps == nil {
 		t.Fatal("no backward search")
 	}
@@ -260,7 +260,7 @@ func TestForwardMeetsBackward(t *testing.T) {
 	met := 0
 	for k := 1; ; k++ {
 		ws.reset()
-		ps := newPullSearch(b, ws)
+		ps := newPullSearch(b, ws, nil)
 		solved := false
 		for range k {
 			if solved, _ = ps.step(); solved {

@@ -77,10 +77,12 @@ type schedule struct {
 	plan, alt *fillPlan
 	altMade   bool
 
-	// back is the backward search (backward.go), nil when none runs; it
-	// takes its turn after the forward searches' and never decides an
-	// outcome but a solution, which backPushes then holds.
+	// back is the backward search (backward.go), made on backWS at its
+	// first turn, nil before and when none runs; it takes its turn after
+	// the forward searches' and never decides an outcome but a solution,
+	// which backPushes then holds.
 	back       *pullSearch
+	backWS     *Workspace
 	backTurn   int64
 	backEnded  bool
 	backPushes []push
@@ -107,8 +109,7 @@ func solveStages(ctx context.Context, b *Board, opts Options, ws *Workspace, st 
 		sc.turn, sc.timed = opts.turnNodes, false
 	}
 	if backward {
-		sc.back, sc.backTurn = newPullSearch(b, parts[len(parts)-1]), sc.turn
-		sc.backEnded = sc.back == nil
+		sc.backWS, sc.backTurn = parts[len(parts)-1], sc.turn
 	}
 	for i, o := range stages {
 		sc.add(ctx, o, parts[i])
@@ -316,7 +317,7 @@ func (sc *schedule) run(ctx context.Context) (*searcher, Status, string, uint32)
 		if !live {
 			return s, status, reason, 0
 		}
-		if sc.backStep() {
+		if sc.backStep(ctx) {
 			sc.st.Backward = true
 			return sc.slots[0].s, Solved, "", 0
 		}
@@ -324,12 +325,26 @@ func (sc *schedule) run(ctx context.Context) (*searcher, Status, string, uint32)
 }
 
 // backStep gives the backward search its turn, and reports whether it
-// found the solution (sc.backPushes).
-func (sc *schedule) backStep() bool {
-	ps := sc.back
-	if ps == nil || sc.backEnded {
+// found the solution (sc.backPushes). The search is made at its first
+// turn, after the forward searches' first: on a level with many boxes its
+// tables take a while, which a context or deadline ending meanwhile cuts
+// short. A turn with a clock ends once it has lasted turnTime, since its
+// first one is sized before the search's pace is known.
+func (sc *schedule) backStep(ctx context.Context) bool {
+	if sc.backWS == nil || sc.backEnded {
 		return false
 	}
+	if sc.back == nil {
+		sc.back = newPullSearch(sc.b, sc.backWS, func() bool { return sc.stopped(ctx) })
+		if sc.back == nil {
+			sc.backEnded = true
+			return false
+		}
+		for _, sl := range sc.slots {
+			sl.s.back = sc.back
+		}
+	}
+	ps := sc.back
 	var begin time.Time
 	if sc.timed {
 		begin = sc.opts.Clock()
@@ -349,11 +364,23 @@ func (sc *schedule) backStep() bool {
 			sc.backEnded = true
 			return false
 		}
+		if sc.timed && (ps.nodes-nodes)%minTurn == 0 && (sc.opts.Clock().Sub(begin) >= turnTime || ctx.Err() != nil) {
+			break
+		}
 	}
 	if sc.timed {
 		sc.backTurn = nextTurn(sc.backTurn, ps.nodes-nodes, sc.opts.Clock().Sub(begin))
 	}
 	return false
+}
+
+// stopped reports whether the Solve's context or deadline has ended.
+func (sc *schedule) stopped(ctx context.Context) bool {
+	if ctx.Err() != nil {
+		return true
+	}
+	d := sc.opts.Budget.Deadline
+	return !d.IsZero() && sc.opts.Clock().After(d)
 }
 
 // advance runs the slot's search until it has expanded until states in

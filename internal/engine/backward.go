@@ -36,7 +36,6 @@ type pullSearch struct {
 	// fewer positions, and the forward searches meet it as often.
 	open       *openQueue
 	eval       *evaluator
-	dead       []bool   // squares from which no pull brings a box to a start square
 	diag       []uint16 // diag[sq*4+d]: the square between sq's neighbours in directions d and d+1
 	verifyNorm bool     // tests: check childNorm against a flood
 
@@ -78,20 +77,12 @@ func newPullSearch(b *Board, ws *Workspace, stop func() bool) *pullSearch {
 	}
 	ps := &pullSearch{
 		b: b, nbr: b.Nbr, wall: uint16(n), tt: ws.tt, open: ws.queues[0],
-		eval: newEvaluator(b, &Heuristic{Costs: costs, Rule: RuleMatching}, g),
-		dead: make([]bool, n+1), diag: diagonals(b),
+		eval:  newEvaluator(b, &Heuristic{Costs: costs, Rule: RuleMatching}, g),
+		diag:  diagonals(b),
 		boxAt: make([]int16, n+1), boxes: make([]uint16, g),
 		reach: make([]uint32, n+1), cstamp: make([]uint32, n+1), queue: make([]uint16, 0, n),
 		ostamp: make([]uint32, n+1), olow: make([]uint16, n+1),
 		found: noRecord,
-	}
-	for sq := 0; sq <= n; sq++ {
-		ps.dead[sq] = true
-		for j := 0; j < g; j++ {
-			if costs[sq*g+j] != Inf {
-				ps.dead[sq] = false
-			}
-		}
 	}
 	for i := range ps.boxAt {
 		ps.boxAt[i] = -1
@@ -298,7 +289,8 @@ func (ps *pullSearch) step() (solved, end bool) {
 		sq := ps.boxes[i]
 		for d := 0; d < 4; d++ {
 			p := ps.nbr[int(sq)*4+d]
-			if p == ps.wall || ps.boxAt[p] != -1 || ps.reach[p] != ps.rgen || ps.dead[p] {
+			// minCost is infCost where no pull brings a box to a start square.
+			if p == ps.wall || ps.boxAt[p] != -1 || ps.reach[p] != ps.rgen || ps.eval.minCost[p] >= infCost {
 				continue
 			}
 			p2 := ps.nbr[int(p)*4+d]

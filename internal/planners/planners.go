@@ -30,7 +30,7 @@ func All() []Spec {
 	return []Spec{
 		{
 			Name:    "fess",
-			Summary: "feature-space search after FESS: cycles over cells of (packed in order, regions, blocked doors, out-of-plan boxes), advisors propose box macro moves",
+			Summary: "feature-space search after Festival's strategy A: a base search pulls boxes back to their start squares for a parking plan, a forward search over cells of (plan steps done, regions, out-of-plan boxes) follows it with advisors and meets the base search",
 			New:     fess.New,
 		},
 		{

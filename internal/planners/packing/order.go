@@ -63,26 +63,6 @@ func (p *Plan) Advance(k int, boxAt []int16) int {
 	return k
 }
 
-// Packed returns how many steps are done in the position whose boxes stand
-// where boxAt says, counted afresh: the longest prefix of the steps whose
-// squares hold a box, where a step whose box a later step of the prefix
-// moved on needs none. Advance, which goes on from a known count, cannot
-// tell a parked box moved on by its plan from one never parked, so a
-// count from nothing would stop at the first parking square left empty.
-// This is Festival's count (score_parked_boxes) without its initial boxes.
-func (p *Plan) Packed(boxAt []int16) int {
-	n := len(p.Steps)
-	for i := n - 1; i >= 0; i-- {
-		if boxAt[p.Steps[i].To] != -1 {
-			continue
-		}
-		if u := p.MovedOn(i); u < 0 || u >= n {
-			n = i
-		}
-	}
-	return n
-}
-
 // MovedOn returns the step that moves step k's box on (Until[k]), or -1:
 // also for a plan built without Until, whose boxes all stay.
 func (p *Plan) MovedOn(k int) int {

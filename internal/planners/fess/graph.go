@@ -18,6 +18,7 @@ type graph struct {
 	weight []int32
 	src    []int32
 	pull   bool
+	lab    []int32
 	// Scratch for iterate.
 	cur, next []int32
 	seen      []bool
@@ -41,7 +42,8 @@ func (gr *graph) build(g grid) {
 			gr.active[i*4+k] = g[int(c)]&wall == 0 && g[int(c)+d]&wall == 0
 		}
 	}
-	zones := make([]int32, len(g))
+	lab := lv.sideLabels(g, gr.lab)
+	gr.lab = lab
 	for i, c := range lv.cell {
 		for k := range 4 {
 			gr.shift[i*4+k] = [4]int32{none, none, none, none}
@@ -49,14 +51,13 @@ func (gr *graph) build(g grid) {
 		if g[c]&occupied != 0 {
 			continue
 		}
-		lv.zonesAround(g, int(c), zones)
 		for from := range 4 {
-			zf := zones[int(c)+lv.d4[from]]
-			if !gr.active[i*4+from] || zf < 0 {
+			lf := lab[i*4+from]
+			if !gr.active[i*4+from] || lf == noSide {
 				continue
 			}
 			for to := range 4 {
-				if to != from && gr.active[i*4+to] && zones[int(c)+lv.d4[to]] == zf {
+				if to != from && gr.active[i*4+to] && lab[i*4+to] == lf {
 					gr.shift[i*4+from][to] = int32(i*4 + to)
 				}
 			}
@@ -83,35 +84,102 @@ func (gr *graph) build(g grid) {
 	gr.reset()
 }
 
-// zonesAround labels the cells reachable from each neighbour of c with a
-// box on c: zone k for the first neighbour k that reaches them, -1 for
-// the others (Festival's mark_connectivities_around_place).
-func (lv *level) zonesAround(g grid, c int, zones []int32) {
-	for i := range zones {
-		zones[i] = -1
+// Side labels (see sideLabels).
+const (
+	// noSide labels a neighbour that is a wall or a box.
+	noSide = -1
+	// above labels the neighbours that stay connected to where the
+	// depth-first search came from.
+	above = -2
+)
+
+// sideLabels returns, for every free inner square of g and each of its
+// neighbours, a label such that two neighbours of a square have the same
+// label when the player can walk from one to the other with a box on the
+// square (Festival's mark_connectivities_around_place, per square). One
+// depth-first search with low links answers for every square: a child's
+// subtree that reaches no higher than the square is cut off by it. buf is
+// reused when large enough.
+func (lv *level) sideLabels(g grid, buf []int32) []int32 {
+	n := lv.n()
+	if cap(buf) < 4*n {
+		buf = make([]int32, 4*n)
 	}
-	saved := g[c]
-	g[c] |= box
-	var stack []int
-	for k, d := range lv.d4 {
-		s := c + d
-		if !lv.inner[s] || zones[s] >= 0 || g[s]&occupied != 0 {
+	lab := buf[:4*n]
+	disc := make([]int32, n)
+	low := make([]int32, n)
+	fin := make([]int32, n)
+	parent := make([]int32, n)
+	free := func(i int32) bool { return g[lv.cell[i]]&occupied == 0 }
+	type frame struct{ v, k int32 }
+	var stack []frame
+	clock := int32(0)
+	for root := range int32(n) {
+		if disc[root] != 0 || !free(root) {
 			continue
 		}
-		zones[s] = int32(k)
-		stack = append(stack[:0], s)
+		clock++
+		disc[root], low[root], parent[root] = clock, clock, -1
+		stack = append(stack[:0], frame{root, 0})
 		for len(stack) > 0 {
-			x := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-			for _, e := range lv.d4 {
-				if y := x + e; zones[y] < 0 && g[y]&occupied == 0 {
-					zones[y] = int32(k)
-					stack = append(stack, y)
+			top := &stack[len(stack)-1]
+			v := top.v
+			if top.k < 4 {
+				k := top.k
+				top.k++
+				w := lv.idx[int(lv.cell[v])+lv.d4[k]]
+				if w < 0 || !free(w) {
+					continue
 				}
+				if disc[w] == 0 {
+					clock++
+					parent[w], disc[w], low[w] = v, clock, clock
+					stack = append(stack, frame{w, 0})
+				} else if w != parent[v] {
+					low[v] = min(low[v], disc[w])
+				}
+				continue
+			}
+			fin[v] = clock
+			stack = stack[:len(stack)-1]
+			if p := parent[v]; p >= 0 {
+				low[p] = min(low[p], low[v])
 			}
 		}
 	}
-	g[c] = saved
+	for s := range int32(n) {
+		for k := range int32(4) {
+			lab[s*4+k] = noSide
+		}
+		if !free(s) {
+			continue
+		}
+		c := int(lv.cell[s])
+		for k, d := range lv.d4 {
+			w := lv.idx[c+d]
+			if w < 0 || !free(w) {
+				continue
+			}
+			if disc[w] < disc[s] {
+				lab[s*4+int32(k)] = above
+				continue
+			}
+			// A descendant: the child of s whose subtree holds it.
+			for _, e := range lv.d4 {
+				u := lv.idx[c+e]
+				if u < 0 || parent[u] != s || disc[w] < disc[u] || disc[w] > fin[u] {
+					continue
+				}
+				if low[u] < disc[s] {
+					lab[s*4+int32(k)] = above
+				} else {
+					lab[s*4+int32(k)] = u
+				}
+				break
+			}
+		}
+	}
+	return lab
 }
 
 // reset sets every weight to infinity and every source to none.

@@ -25,6 +25,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
+	"strings"
 
 	"github.com/sokod/sokod/sdk"
 	"github.com/sokod/sokod/sdk/macro"
@@ -57,7 +59,11 @@ func (Planner) Plan(ctx context.Context, req *sdk.PlanRequest, host sdk.Host, pr
 	run := macro.NewRun(ctx, req, progress)
 	rctx, cancel := run.Context()
 	defer cancel()
-	lv, err := newLevel(rctx, req.Level)
+	mem := int64(min(req.Budget.MemoryBytes, 1<<40))
+	if mem == 0 {
+		mem = macro.DefaultMemory
+	}
+	lv, err := newLevel(rctx, req.Level, mem/2)
 	if errors.Is(err, errNoPlan) {
 		return macro.GaveUp(run, err.Error()), nil
 	}
@@ -67,11 +73,10 @@ func (Planner) Plan(ctx context.Context, req *sdk.PlanRequest, host sdk.Host, pr
 	if lv.solvedPush(lv.start) {
 		return macro.Verified(ctx, host, "")
 	}
-	mem := int64(min(req.Budget.MemoryBytes, 1<<40))
-	if mem == 0 {
-		mem = macro.DefaultMemory
-	}
-	maxNodes := int(max(mem/nodeBytes, 1<<16))
+	// The level's tables come first; a tree gets four fifths of the rest:
+	// the perimeter, up to a quarter of the base search's tree, outlives
+	// it beside the forward search's.
+	maxNodes := int(max((mem-lv.tableBytes())*4/5/nodeBytes, 1<<12))
 
 	// The hotspot table may take a quarter of the time, as in Festival.
 	hctx, hcancel := rctx, context.CancelFunc(func() {})
@@ -82,9 +87,11 @@ func (Planner) Plan(ctx context.Context, req *sdk.PlanRequest, host sdk.Host, pr
 	hcancel()
 
 	end := run.Leg(baseShare)
-	bs := newSearch(lv, true, nil, nil, nil, run, nil, maxNodes)
-	base := baseSearch(lv, bs)
+	base := baseSearch(lv, newSearch(lv, true, nil, nil, nil, run, nil, maxNodes))
 	end()
+	// The base search's tree may be as large as the budget allows: free
+	// it before the forward search fills another.
+	runtime.GC()
 	if base.plan == nil {
 		why := base.why
 		if why == "" {
@@ -94,33 +101,55 @@ func (Planner) Plan(ctx context.Context, req *sdk.PlanRequest, host sdk.Host, pr
 	}
 	run.Message = base.plan.String()
 	tests := newMacroTests(lv, macro.NewGen(b))
-	fs := newSearch(lv, false, base.plan, hot, base.per, run, tests, maxNodes)
-	e, why := forwardSearch(lv, fs)
-	if e < 0 {
-		return macro.GaveUp(run, fmt.Sprintf("%s; forward search: %s (%d feature cells)", base.plan, why, len(fs.cells.keys))), nil
+	reasons := []string{base.plan.String()}
+	for _, lenient := range []bool{false, true} {
+		fs := newSearch(lv, false, base.plan, hot, base.per, run, tests, maxNodes)
+		fs.mv.lenient = lenient
+		e, why := forwardSearch(lv, fs)
+		if e >= 0 {
+			lurd, err := solution(lv, fs.t, e)
+			if err != nil {
+				return nil, fmt.Errorf("fess: %w", err)
+			}
+			return macro.Verified(ctx, host, lurd)
+		}
+		name := "forward search"
+		if lenient {
+			// Festival's other strategies search without the corral
+			// restriction and the inefficiency test; once the search
+			// with them has run out of positions, so does fess.
+			name = "again without corral and inefficiency pruning"
+		}
+		reasons = append(reasons, fmt.Sprintf("%s: %s (%d feature cells)", name, why, len(fs.cells.keys)))
+		if why != exhausted {
+			break
+		}
 	}
-	lurd, err := solution(lv, fs.t, e)
-	if err != nil {
-		return nil, fmt.Errorf("fess: %w", err)
-	}
-	return macro.Verified(ctx, host, lurd)
+	return macro.GaveUp(run, strings.Join(reasons, "; ")), nil
 }
 
-// macroTests are the forward search's full deadlock tests: the SDK's
+// macroTests are the forward search's full deadlock tests: Festival's
+// matching with fixed boxes as walls, then the SDK's
 // (macro.Gen.Deadlocked) on the host's board.
 type macroTests struct {
-	lv    *level
-	gen   *macro.Gen
-	pos   *macro.Pos
-	boxes []uint16
+	lv         *level
+	match      *matcher
+	w, scratch grid
+	gen        *macro.Gen
+	pos        *macro.Pos
+	boxes      []uint16
 }
 
 func newMacroTests(lv *level, gen *macro.Gen) *macroTests {
-	return &macroTests{lv: lv, gen: gen, pos: macro.NewPos(gen.Board())}
+	return &macroTests{lv: lv, gen: gen, pos: macro.NewPos(gen.Board()), match: newMatcher(lv.boxes),
+		w: make(grid, len(lv.start)), scratch: make(grid, len(lv.start))}
 }
 
 func (m *macroTests) deadlocked(g grid) bool {
 	lv := m.lv
+	if !m.match.pushMatched(lv, g, m.w, m.scratch) {
+		return true
+	}
 	m.boxes = m.boxes[:0]
 	pl := int32(-1)
 	for _, c := range lv.cell {

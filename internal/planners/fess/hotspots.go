@@ -12,9 +12,13 @@ type hotspots struct {
 	at     []int32
 }
 
-// newHotspots builds the table, unless ctx ends first (the table is then
-// empty and the feature 0, as in Festival, whose table aborts after a
-// quarter of the time).
+// maxHotspotWork bounds the table's work, in vertex visits: a board past
+// it has no hotspot feature rather than one that takes its whole time.
+const maxHotspotWork = 4e9
+
+// newHotspots builds the table, unless ctx ends first or the board is too
+// large for it (the table is then empty and the feature 0, as in
+// Festival, whose table aborts after a quarter of the time).
 func newHotspots(ctx context.Context, lv *level) *hotspots {
 	h := &hotspots{lv: lv}
 	n := lv.n()
@@ -24,6 +28,9 @@ func newHotspots(ctx context.Context, lv *level) *hotspots {
 		if lv.start[c]&target != 0 {
 			targets = append(targets, i)
 		}
+	}
+	if float64(n)*float64(len(targets))*float64(4*n) > maxHotspotWork {
+		return h
 	}
 	for p := range n {
 		for _, t := range targets {
@@ -35,8 +42,9 @@ func newHotspots(ctx context.Context, lv *level) *hotspots {
 	blocks := make([]bool, n*n)
 	g := lv.empty()
 	count := make([]int32, n)
+	gr := newGraph(lv, g, true)
 	for q := range n {
-		if q%16 == 0 && ctx.Err() != nil {
+		if ctx.Err() != nil {
 			return h
 		}
 		cq := lv.cell[q]
@@ -45,9 +53,12 @@ func newHotspots(ctx context.Context, lv *level) *hotspots {
 		}
 		saved := g[cq]
 		g[cq] = wall
-		gr := newGraph(lv, g, true)
+		gr.build(g)
 		clear(count)
-		for _, t := range targets {
+		for i, t := range targets {
+			if i%32 == 31 && ctx.Err() != nil {
+				return h
+			}
 			gr.reset()
 			gr.startAt(t)
 			gr.iterate()

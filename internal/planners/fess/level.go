@@ -85,8 +85,10 @@ func (lv *level) n() int { return len(lv.cell) }
 // errNoPlan is what newLevel returns for a level the searches cannot take.
 var errNoPlan = errors.New("level not supported")
 
-// newLevel analyses l. ctx bounds the tables' work on very large boards.
-func newLevel(ctx context.Context, l *sdk.Level) (*level, error) {
+// newLevel analyses l. ctx bounds the tables' work on very large boards;
+// a board whose tables (tableBytes) would take more than maxTables bytes
+// is refused with errNoPlan before they are built.
+func newLevel(ctx context.Context, l *sdk.Level, maxTables int64) (*level, error) {
 	lv := &level{w: l.Width + 4, h: l.Height + 4}
 	g := make(grid, lv.w*lv.h)
 	for i := range g {
@@ -134,6 +136,9 @@ func newLevel(ctx context.Context, l *sdk.Level) (*level, error) {
 	}
 	if lv.boxes != targets || lv.boxes == 0 {
 		return nil, fmt.Errorf("%w: %d boxes and %d targets after preprocessing", errNoPlan, lv.boxes, targets)
+	}
+	if t := lv.tableBytes(); t > maxTables {
+		return nil, fmt.Errorf("%w: the board's tables need %d MiB, more than the %d MiB they may take", errNoPlan, t>>20, maxTables>>20)
 	}
 	lv.tunnels()
 	lv.holes()
@@ -432,6 +437,13 @@ func (lv *level) distances(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// tableBytes is what the level's tables of square pairs take, with the
+// hotspot table: the memory a plan cannot do without.
+func (lv *level) tableBytes() int64 {
+	n := int64(lv.n())
+	return n * n * 5
 }
 
 // distance returns dist between two cells.

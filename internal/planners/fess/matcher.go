@@ -9,6 +9,7 @@ type matcher struct {
 	matchR      []int32
 	seen        []uint32
 	gen         uint32
+	gr          *graph // pushMatched's
 }
 
 func newMatcher(boxes int) *matcher {
@@ -87,4 +88,82 @@ func (mt *matcher) augment(u int32) bool {
 		}
 	}
 	return false
+}
+
+// pushMatched reports whether every box of g, a forward position, can be
+// given a target of its own that it could reach alone, on the board where
+// the boxes that can never move again stand as walls (Festival's
+// check_matching_deadlock): false is a deadlock. w and scratch are
+// grid-sized buffers.
+func (mt *matcher) pushMatched(lv *level, g, w, scratch grid) bool {
+	lv.wallFixed(g, w, scratch)
+	mt.left, mt.right = mt.left[:0], mt.right[:0]
+	for _, c := range lv.cell {
+		if w[c]&box != 0 {
+			mt.left = append(mt.left, c)
+		}
+		if w[c]&target != 0 && w[c] != wall {
+			mt.right = append(mt.right, c)
+		}
+	}
+	if len(mt.left) != len(mt.right) {
+		return false
+	}
+	empty := scratch
+	for i, v := range w {
+		empty[i] = v &^ (box | player)
+	}
+	if mt.gr == nil {
+		mt.gr = newGraph(lv, empty, false)
+	} else {
+		mt.gr.build(empty)
+	}
+	lv.holesInactive(w, mt.gr)
+	mt.rows(len(mt.left))
+	for i, c := range mt.left {
+		gr := mt.gr
+		gr.reset()
+		gr.startAt(int(lv.idx[c]))
+		gr.iterate()
+		row := mt.adj[i][:0]
+		for j, t := range mt.right {
+			if t == c || gr.around(int(lv.idx[t])) != inf {
+				row = append(row, int32(j))
+			}
+		}
+		mt.adj[i] = row
+	}
+	return mt.perfect()
+}
+
+// holesInactive takes out of gr the sides of a square from which the
+// player would push a box out of a hole, a free cell walled on three
+// sides, when the player could not stand there (Festival's
+// make_holes_inactive): the hole is out of reach, or the player reaches
+// both the hole and the square, so no box stands between.
+func (lv *level) holesInactive(g grid, gr *graph) {
+	for _, c := range lv.cell {
+		if g[c]&occupied != 0 {
+			continue
+		}
+		walls := 0
+		for _, d := range lv.d4 {
+			if g[int(c)+d] == wall {
+				walls++
+			}
+		}
+		if walls != 3 {
+			continue
+		}
+		for k, d := range lv.d4 {
+			sq := int(c) + d
+			if g[sq] == wall || !lv.inner[sq] {
+				continue
+			}
+			v := int(lv.idx[sq])*4 + ((k + 2) & 3)
+			if g[c]&player == 0 || g[sq]&player != 0 {
+				gr.active[v] = false
+			}
+		}
+	}
 }

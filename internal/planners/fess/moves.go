@@ -42,7 +42,13 @@ type mover struct {
 	possibleFor uint64
 	possibleOK  bool
 	sinks       *sinks
+	// stop, when set, tells a generation to end early: the search is
+	// over, and a position of hundreds of boxes takes a while.
+	stop func() bool
 }
+
+// stopped reports whether the generation should end now.
+func (m *mover) stopped() bool { return m.stop != nil && m.stop() }
 
 func newMover(lv *level, pull, bases bool) *mover {
 	n, cells := lv.n(), len(lv.start)
@@ -70,7 +76,10 @@ func (m *mover) generate(g grid) (moves []move, corral bool) {
 		corral = m.corrals.detect(b, m.options)
 	}
 	m.moves = m.moves[:0]
-	for _, c := range lv.cell {
+	for i, c := range lv.cell {
+		if i%64 == 63 && m.stopped() {
+			break
+		}
 		if corral && !m.options[c] {
 			continue
 		}
@@ -274,6 +283,9 @@ func (m *mover) dropDeadlocked(b grid, moves []move, first int) []move {
 	t := m.test
 	out := moves[:first]
 	for i := first; i < len(moves); i++ {
+		if i%256 == 255 && m.stopped() {
+			break
+		}
 		mv := moves[i]
 		to := int(mv.to)
 		if m.pull && m.bases && b[to]&base != 0 {

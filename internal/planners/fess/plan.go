@@ -7,8 +7,8 @@ const (
 	// fromBase: the box comes from the squares the boxes start on, which
 	// one is left open.
 	fromBase = -1
-	// fromStart: the box stands on the square at the start and stays
-	// there until its until.
+	// fromStart: one of the boxes the base search left on the board,
+	// which must first be brought to its square from wherever it starts.
 	fromStart = -2
 )
 
@@ -53,8 +53,9 @@ func (p *plan) String() string {
 
 // newPlan reads the plan off the path of the base search's node e, from
 // which the boxes left stand where they are (Festival's get_parking_plan,
-// reduce_parking_order and prepare_oop_zones).
-func newPlan(lv *level, t *tree, e int32) *plan {
+// reduce_parking_order and prepare_oop_zones). When stop says so before
+// the out-of-plan zones are done, the plan has none.
+func newPlan(lv *level, t *tree, e int32, stop func() bool) *plan {
 	p := &plan{}
 	g := t.board(e)
 	for c := len(g) - 1; c >= 0; c-- {
@@ -87,7 +88,7 @@ func newPlan(lv *level, t *tree, e int32) *plan {
 	if !p.removed {
 		p.keepTargets()
 	}
-	p.zones(lv)
+	p.zones(lv, stop)
 	p.has = make([]bool, len(p.steps))
 	return p
 }
@@ -239,7 +240,7 @@ func (p *plan) next(g grid) int32 {
 // cells from which no later step's square can be reached are out of
 // plan. Each step takes the zone of the next step where the zone changes,
 // so that boxes are cleared out before they are shut in.
-func (p *plan) zones(lv *level) {
+func (p *plan) zones(lv *level, stop func() bool) {
 	n := len(p.steps)
 	if n < 2 {
 		return
@@ -247,6 +248,10 @@ func (p *plan) zones(lv *level) {
 	p.zone = make([][]bool, n)
 	p.dist = make([][]int32, n)
 	for k := 0; k < n-1; k++ {
+		if stop() {
+			p.zone, p.dist = nil, nil
+			return
+		}
 		p.zone[k] = p.zoneAt(lv, k)
 	}
 	var cur []bool
@@ -265,6 +270,10 @@ func (p *plan) zones(lv *level) {
 		last = k
 	}
 	for k := 0; k < n-1; k++ {
+		if stop() {
+			p.zone, p.dist = nil, nil
+			return
+		}
 		p.dist[k] = p.zoneDistance(lv, k)
 	}
 }

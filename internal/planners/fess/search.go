@@ -75,6 +75,7 @@ func newSearch(lv *level, pull bool, p *plan, hot *hotspots, per perimeter, run 
 		scratch: make(grid, cells), scc: make([]bool, cells), g: make(grid, cells), best: -1}
 	s.cells.index = map[cellKey]int32{}
 	s.sc = newScorer(lv, pull, p, hot)
+	s.mv.stop = run.Expired
 	if p != nil {
 		s.mv.planned = p.planned
 	}

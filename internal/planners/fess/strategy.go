@@ -5,6 +5,9 @@ package fess
 // forwards, is the parking plan; the forward search follows the plan and
 // meets the base search's positions.
 
+// exhausted is a search's reason when no position is left to expand.
+const exhausted = "search space exhausted"
+
 // maxPlanDepth bounds the base search's path that becomes a plan
 // (Festival's MAX_SOL_LEN less the boxes).
 const maxPlanDepth = 1500 - 2
@@ -79,7 +82,7 @@ func baseSearch(lv *level, s *search) *baseResult {
 		}
 		if w == noWeight {
 			failed++
-			if failed >= maxFailedPicks || failed > 2*len(s.cells.keys)+2 && s.exhausted() {
+			if failed >= maxFailedPicks || failed > 2*len(s.cells.keys)+2 && s.drained() {
 				res.why = "the base search has searched every position"
 				break
 			}
@@ -119,13 +122,13 @@ func baseSearch(lv *level, s *search) *baseResult {
 	}
 	res.expansions = len(s.t.exps)
 	if s.best >= 0 && s.t.exps[s.best].depth < maxPlanDepth-int32(lv.boxes) {
-		res.plan = newPlan(lv, s.t, s.best)
+		res.plan = newPlan(lv, s.t, s.best, s.run.Expired)
 	}
 	return res
 }
 
-// exhausted reports whether no cell has a child left to pick.
-func (s *search) exhausted() bool {
+// drained reports whether no cell has a child left to pick.
+func (s *search) drained() bool {
 	for i := range s.t.queues {
 		if s.t.queues[i].len() > 0 {
 			return false
@@ -285,8 +288,8 @@ func forwardSearch(lv *level, s *search) (int32, string) {
 		}
 		nx := s.step(iter, &empty)
 		if nx < 0 {
-			if empty > 2*len(s.cells.keys)+2 && s.exhausted() {
-				return -1, "search space exhausted"
+			if empty > 2*len(s.cells.keys)+2 && s.drained() {
+				return -1, exhausted
 			}
 			continue
 		}
@@ -294,11 +297,12 @@ func forwardSearch(lv *level, s *search) (int32, string) {
 		if t.solved(nx, s.g) {
 			return nx, ""
 		}
+		t.cycleDeadlock(s.best)
 		if t.nodes[t.exps[s.best].node].dead {
 			s.best = t.bestNode()
 		}
 		if s.best < 0 {
-			return -1, "search space exhausted"
+			return -1, exhausted
 		}
 		if t.full() {
 			return -1, "memory budget spent"

@@ -44,6 +44,9 @@ type expansion struct {
 	adv       advisors
 	// subtree counts the expansions below and including this one.
 	subtree int32
+	// leaf is a child that leads to a child not yet expanded (a leaf),
+	// when it was last known; -1 for none.
+	leaf int32
 	// state is the offset of its position in tree.states.
 	state int32
 }
@@ -173,6 +176,10 @@ func (t *tree) fill(e int32, g grid, mv *mover, sc *scorer) {
 	lv := t.lv
 	hb := lv.boxHash(g)
 	for i := range moves {
+		if i%256 == 255 && mv.stopped() {
+			x.nkids = int32(i)
+			break
+		}
 		m := &moves[i]
 		if m.base {
 			// Without its box the player may reach further.
@@ -193,6 +200,78 @@ func (t *tree) fill(e int32, g grid, mv *mover, sc *scorer) {
 			id = t.addNode(h, sc.score(t.c))
 		}
 		t.kids = append(t.kids, child{mv: *m, node: id})
+	}
+	t.setLeaf(e)
+}
+
+// setLeaf sets e's leaf: its first live child not expanded.
+func (t *tree) setLeaf(e int32) {
+	x := &t.exps[e]
+	x.leaf = -1
+	if t.nodes[x.node].dead {
+		return
+	}
+	for i, k := range t.children(e) {
+		n := &t.nodes[k.node]
+		if !k.dead && !n.dead && n.exp < 0 {
+			x.leaf = int32(i)
+			return
+		}
+	}
+}
+
+// cycleDeadlock follows the leaves from e and, when they lead to no
+// leaf, marks dead every expansion from which no leaf can be reached: its
+// children are all expanded, into positions that only lead back (Festival's
+// check_cycle_deadlock).
+func (t *tree) cycleDeadlock(e int32) {
+	for depth := 0; t.exps[e].leaf >= 0; depth++ {
+		x := &t.exps[e]
+		if t.nodes[x.node].dead || depth > len(t.exps) {
+			break
+		}
+		n := &t.nodes[t.children(e)[x.leaf].node]
+		if n.dead {
+			break
+		}
+		if n.exp < 0 {
+			return
+		}
+		e = n.exp
+	}
+	for i := range t.exps {
+		t.exps[i].leaf = -1
+	}
+	for changed := true; changed; {
+		changed = false
+		for i := len(t.exps) - 1; i >= 0; i-- {
+			x := &t.exps[i]
+			if x.leaf >= 0 || t.nodes[x.node].dead {
+				continue
+			}
+			kids := t.children(int32(i))
+			for j := range kids {
+				k := &kids[j]
+				if k.dead {
+					continue
+				}
+				n := &t.nodes[k.node]
+				if n.dead {
+					k.dead = true
+					continue
+				}
+				if n.exp < 0 || t.exps[n.exp].leaf >= 0 {
+					x.leaf = int32(j)
+					changed = true
+					break
+				}
+			}
+		}
+	}
+	for i := range t.exps {
+		if x := &t.exps[i]; x.leaf < 0 {
+			t.nodes[x.node].dead = true
+		}
 	}
 }
 

@@ -25,9 +25,9 @@
 //	limits.time           1m0s    time budget of one solve
 //	limits.memory         1GiB    memory budget of one solve, at least 16MiB
 //	limits.nodes          0       node budget of one solve; 0 means unlimited
-//	fallback.planners     [relocation fess]  planners run in order when the exhaustive search gives up; [] or [none] means none
+//	fallback.planners     [fess relocation]  planners run in order when the exhaustive search gives up; [] or [none] means none
 //	fallback.search_share 0       percent of limits.time the exhaustive search gets when planners follow; 0 means 30 under objective any, 80 under pushes
-//	fallback.planner_share 20     percent of the time left each planner but the last gets; the last gets all of it
+//	fallback.planner_share 80     percent of the time left each planner but the last gets; the last gets all of it
 //	fallback.portfolio    false   run the planners beside the exhaustive search (two cores), not after it
 //	server.max_jobs       0       solves running at once; 0 means the number of CPUs
 //	server.queue          16      solves waiting for a slot before new ones are refused
@@ -239,7 +239,7 @@ func Default() *Config {
 	return &Config{
 		Plugins:  Plugins{StartTimeout: 10 * time.Second},
 		Limits:   Limits{Time: 60 * time.Second, Memory: GiB},
-		Fallback: Fallback{Planners: []string{"relocation", "fess"}, PlannerShare: 20},
+		Fallback: Fallback{Planners: []string{"fess", "relocation"}, PlannerShare: 80},
 		Server:   Server{Queue: 16, ShutdownTimeout: 10 * time.Second, MaxRequestBytes: 4 * MiB},
 		Log:      Log{Level: "info", Format: "text"},
 		Batch:    Batch{NATS: "nats://127.0.0.1:4222", AckWait: 30 * time.Second, MaxDeliveries: 5, Replicas: 1},

@@ -34,10 +34,10 @@ func ExampleLoad() {
 	//   "batch.max_deliveries": 5,
 	//   "batch.nats": "nats://127.0.0.1:4222",
 	//   "batch.replicas": 1,
-	//   "fallback.planner_share": 20,
+	//   "fallback.planner_share": 80,
 	//   "fallback.planners": [
-	//     "relocation",
-	//     "fess"
+	//     "fess",
+	//     "relocation"
 	//   ],
 	//   "fallback.portfolio": false,
 	//   "fallback.search_share": 0,

@@ -71,7 +71,7 @@ func RegisterFlags(fs *pflag.FlagSet) {
 	fs.Int("search-share", 0, "`percent` of --time the exhaustive search gets when planners follow (default: 30 under --objective any, 80 under pushes)")
 	fs.StringSlice("search-off", nil, "search `techniques` to switch off, comma-separated, for experiments: pi-corrals, corral-deadlocks, frozen-goals, cluster-deadlocks, tunnels, goal-macros, home-moves, packing, restarts, second-plan, backward (replaces search.off)")
 	fs.Int("batch-size", 0, "`positions` per call to a plugin heuristic or deadlock detector that answers in batches (default 1024; replaces search.batch_size)")
-	fs.Int("planner-share", 0, "`percent` of the time left each planner but the last gets; the last gets all of it (default 20)")
+	fs.Int("planner-share", 0, "`percent` of the time left each planner but the last gets; the last gets all of it (default 80)")
 	fs.Bool("portfolio", false, "run the planners beside the exhaustive search (two cores) instead of after it")
 	fs.String("store", "", "solution store `file` (SQLite) that solve, serve and worker consult and add to; '' for none (replaces store.path)")
 }

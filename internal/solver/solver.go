@@ -40,14 +40,10 @@ const DefaultSearchShare = 30
 const DefaultPushesSearchShare = 80
 
 // DefaultPlannerShare is the percentage of the time left that a planner
-// gets when more planners follow it. Planners that solve a level mostly
-// solve it early (the relocation planner settles most of what it settles
-// early), so a short first slice costs the next planner little. A larger
-// slice does not help relocation: its gaps' shares grow with the budget,
-// and with larger ones its aim search can pass the position that closes a
-// level before the gaps get to it; a smaller one cuts it off before levels
-// it settles a little later (docs/benchmarks.md).
-const DefaultPlannerShare = 20
+// gets when more planners follow it. The first planner, fess, settles
+// nearly everything the planners settle, some of it late, so it gets most
+// of the time and the next one what fess leaves (docs/benchmarks.md).
+const DefaultPlannerShare = 80
 
 // defaultShare is the search share a solve with objective o gets when its
 // request leaves SearchShare at 0.

@@ -276,7 +276,7 @@ func TestSearchShare(t *testing.T) {
 
 // TestPlannerShare checks that each planner but the last gets its share
 // of the time left, and the last all of it: after a search that gives up at
-// once, planners sharing 20% of 100 s get 20 s, then 16 s, then the rest.
+// once, planners sharing 30% of 100 s get 30 s, then 21 s, then the rest.
 func TestPlannerShare(t *testing.T) {
 	tests := []struct {
 		share int
@@ -284,8 +284,8 @@ func TestPlannerShare(t *testing.T) {
 	}{
 		{share: 30, want: []time.Duration{30 * time.Second, 21 * time.Second, 49 * time.Second}},
 		{share: 100, want: []time.Duration{100 * time.Second, 0, 0}}, // the first spends it all
-		// 0: DefaultPlannerShare, 20.
-		{share: 0, want: []time.Duration{20 * time.Second, 16 * time.Second, 64 * time.Second}},
+		// 0: DefaultPlannerShare, 80.
+		{share: 0, want: []time.Duration{80 * time.Second, 16 * time.Second, 4 * time.Second}},
 	}
 	for _, tt := range tests {
 		// The clock moves only when read, so a planner that answers at once

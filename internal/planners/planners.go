@@ -30,7 +30,7 @@ func All() []Spec {
 	return []Spec{
 		{
 			Name:    "fess",
-			Summary: "feature-space search after Festival's strategy A: a base search pulls boxes back to their start squares for a parking plan, a forward search over cells of (plan steps done, regions, out-of-plan boxes) follows it with advisors and meets the base search",
+			Summary: "feature-space searches after Festival's strategies A and E: a base search pulls boxes back to their start squares for a parking plan that a forward search follows with advisors; a backward search spreads the boxes out and a forward search heads for that position; each meets its backward search's tree",
 			New:     fess.New,
 		},
 		{

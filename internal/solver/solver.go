@@ -25,11 +25,10 @@ import (
 
 // DefaultSearchShare is the percentage of the time budget the exhaustive
 // search gets when planners follow it. Most of the search's solutions come
-// in its first seconds, but its restarted packing runs finish some levels
-// only after several, while the planners settle most of what they settle
-// early; so the search gets a third of the budget, and the planners the
-// rest. The measurements behind it are in docs/benchmarks.md.
-const DefaultSearchShare = 30
+// in its first seconds; fess, which follows, runs two strategies that
+// each need several: so the search gets a fifth of the budget, and the
+// planners the rest. The measurements behind it are in docs/benchmarks.md.
+const DefaultSearchShare = 20
 
 // DefaultPushesSearchShare is DefaultSearchShare under ObjectivePushes,
 // where only the exhaustive search can give what was asked for (a

@@ -105,16 +105,26 @@ func past(deadline, now time.Time) bool { return !deadline.IsZero() && now.After
 // Leg limits the run to share (0 to 1) of what is left of its time and
 // node budgets, for a planner that tries its searches in turn, until the
 // returned function ends the leg. Tick stops the leg with its own reason;
-// Over tells a spent leg from a spent plan.
+// Over tells a spent leg from a spent plan. A leg within a leg takes its
+// share of what is left of the enclosing one, which its end restores.
 func (r *Run) Leg(share float64) (end func()) {
 	now := time.Now()
-	if !r.deadline.IsZero() {
-		r.legEnd = now.Add(time.Duration(float64(r.deadline.Sub(now)) * share))
+	prevEnd, prevNodes := r.legEnd, r.legNodes
+	until := r.deadline
+	if !prevEnd.IsZero() && (until.IsZero() || prevEnd.Before(until)) {
+		until = prevEnd
 	}
-	if r.maxNodes > r.Nodes {
-		r.legNodes = r.Nodes + max(uint64(float64(r.maxNodes-r.Nodes)*share), 1)
+	if !until.IsZero() {
+		r.legEnd = now.Add(time.Duration(float64(until.Sub(now)) * share))
 	}
-	return func() { r.legEnd, r.legNodes = time.Time{}, 0 }
+	limit := r.maxNodes
+	if prevNodes > 0 && (limit == 0 || prevNodes < limit) {
+		limit = prevNodes
+	}
+	if limit > r.Nodes {
+		r.legNodes = r.Nodes + max(uint64(float64(limit-r.Nodes)*share), 1)
+	}
+	return func() { r.legEnd, r.legNodes = prevEnd, prevNodes }
 }
 
 // Context returns the plan's context, ended also by the plan's deadline,

@@ -78,3 +78,31 @@ func TestRunLegDeadline(t *testing.T) {
 		t.Errorf("after the leg: Tick (%v, %q), Expired %v; want the plan going on", done, reason, r.Expired())
 	}
 }
+
+// TestRunNestedLeg checks that a leg within a leg takes its share of what
+// is left of the enclosing leg, and that its end restores the enclosing
+// leg.
+func TestRunNestedLeg(t *testing.T) {
+	r := NewRun(context.Background(), &sdk.PlanRequest{Budget: sdk.Budget{Nodes: 100, Time: time.Hour}}, nil)
+	before := time.Now()
+	outer := r.Leg(0.5)
+	outerEnd := r.legEnd
+	inner := r.Leg(0.5)
+	got := struct {
+		InnerNodes uint64
+		InnerTime  bool
+	}{r.legNodes, r.legEnd.Sub(before) > 14*time.Minute && r.legEnd.Sub(before) < 16*time.Minute}
+	want := got
+	want.InnerNodes, want.InnerTime = 25, true
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("inner leg of a half-hour, 50-node leg (-want +got):\n%s", diff)
+	}
+	inner()
+	if r.legNodes != 50 || !r.legEnd.Equal(outerEnd) {
+		t.Errorf("after the inner leg: %d nodes, end %v; want the outer leg's 50 nodes and end %v", r.legNodes, r.legEnd, outerEnd)
+	}
+	outer()
+	if r.legNodes != 0 || !r.legEnd.IsZero() {
+		t.Errorf("after both legs: leg of %d nodes ending %v, want none", r.legNodes, r.legEnd)
+	}
+}

@@ -1,21 +1,26 @@
-// Package fess is the built-in "fess" planner: a feature-space search
-// after Festival's strategy A (Yaron Shoham's Festival 3.1; the FESS
-// algorithm of Shoham and Schaeffer, "The FESS Algorithm: A Feature Based
-// Approach to Single-Agent Search", IEEE CoG 2020), written from
-// Festival's public sources.
+// Package fess is the built-in "fess" planner: feature-space searches
+// after two of Festival's strategies, A and E (Yaron Shoham's Festival 3.1;
+// the FESS algorithm of Shoham and Schaeffer, "The FESS Algorithm: A
+// Feature Based Approach to Single-Agent Search", IEEE CoG 2020), written
+// from Festival's public sources. Each gets half of the plan's time.
 //
-// A base search runs backwards from the solved position: its moves pull
-// one box any distance, and a box pulled onto a square some box starts
-// on (a base) may leave the board there. Its path to the position with
-// the fewest boxes left, read forwards, is the parking plan: which box
+// Strategy A: a base search runs backwards from the solved position: its
+// moves pull one box any distance, and a box pulled onto a square some box
+// starts on (a base) may leave the board there. Its path to the position
+// with the fewest boxes left, read forwards, is the parking plan: which box
 // goes where, and where boxes wait while others pass. The forward search
 // then follows the plan: a feature-space search over push macro moves
-// whose cells are (steps of the plan done, regions of free squares,
-// boxes out of plan), whose advisors propose the moves that improve a
-// feature, and which, when it meets a position the base search reached
-// with every box on the board, follows the base search's path to the end.
+// whose cells are (steps of the plan done, regions of free squares, boxes
+// out of plan), whose advisors propose the moves that improve a feature,
+// and which, when it meets a position the base search reached with every
+// box on the board (the perimeter), follows the base search's path to the
+// end.
 //
-// Both searches share Festival's tree (tree.go): each position's children
+// Strategy E (hf.go): a backward search spreads the boxes out, favouring
+// free squares on cycles; the forward HF search heads for the best
+// position it reached and meets its tree on the way.
+//
+// The searches share Festival's tree (tree.go): each position's children
 // are generated and scored at once, an advised move costs 0 and any other
 // 1, and the search visits its cells in turns, every other pick in the
 // cell of the best position so far, taking there the least weight.
@@ -86,32 +91,74 @@ func (Planner) Plan(ctx context.Context, req *sdk.PlanRequest, host sdk.Host, pr
 	hot := newHotspots(hctx, lv)
 	hcancel()
 
-	end := run.Leg(baseShare)
-	base := baseSearch(lv, newSearch(lv, true, nil, nil, nil, run, nil, maxNodes))
-	end()
-	// The base search's tree may be as large as the budget allows: free
-	// it before the forward search fills another.
-	runtime.GC()
-	if base.plan == nil {
-		why := base.why
-		if why == "" {
-			why = "the base search made no plan"
+	st := &strategies{lv: lv, run: run, hot: hot, tests: newMacroTests(lv, macro.NewGen(b)), maxNodes: maxNodes}
+	var reasons []string
+	for _, strat := range []struct {
+		name  string
+		share float64
+		run   func(*strategies) (*search, int32, string)
+	}{
+		{"strategy A (parking plan)", strategyAShare, (*strategies).bases},
+		{"strategy E (spread boxes)", 1, (*strategies).spread},
+	} {
+		if run.Over() {
+			break
 		}
-		return macro.GaveUp(run, why), nil
-	}
-	run.Message = base.plan.String()
-	tests := newMacroTests(lv, macro.NewGen(b))
-	reasons := []string{base.plan.String()}
-	for _, lenient := range []bool{false, true} {
-		fs := newSearch(lv, false, base.plan, hot, base.per, run, tests, maxNodes)
-		fs.mv.lenient = lenient
-		e, why := forwardSearch(lv, fs)
+		end := run.Leg(strat.share)
+		s, e, why := strat.run(st)
+		end()
 		if e >= 0 {
-			lurd, err := solution(lv, fs.t, e)
+			lurd, err := solution(lv, s.t, e)
 			if err != nil {
 				return nil, fmt.Errorf("fess: %w", err)
 			}
 			return macro.Verified(ctx, host, lurd)
+		}
+		reasons = append(reasons, strat.name+": "+why)
+	}
+	return macro.GaveUp(run, strings.Join(reasons, "; ")), nil
+}
+
+// strategyAShare is strategy A's share of the time: the rest goes to
+// strategy E.
+const strategyAShare = 0.5
+
+// strategies holds what fess's strategies share.
+type strategies struct {
+	lv       *level
+	run      *macro.Run
+	hot      *hotspots
+	tests    *macroTests
+	maxNodes int
+}
+
+// bases is Festival's strategy A: the base search for a parking plan,
+// then the forward search that follows it, run again without the corral
+// restriction and the inefficiency test if it runs out of positions. It
+// returns the solved search and expansion, or -1 and why not.
+func (st *strategies) bases() (*search, int32, string) {
+	lv, run := st.lv, st.run
+	end := run.Leg(baseShare)
+	back := backward(lv, newSearch(lv, modeBase, nil, nil, nil, nil, run, nil, st.maxNodes))
+	end()
+	// The base search's tree may be as large as the budget allows: free
+	// it before the forward search fills another.
+	runtime.GC()
+	if back.plan == nil {
+		why := back.why
+		if why == "" {
+			why = "the base search made no plan"
+		}
+		return nil, -1, why
+	}
+	run.Message = back.plan.String()
+	reasons := []string{back.plan.String()}
+	for _, lenient := range []bool{false, true} {
+		s := newSearch(lv, modeBases, back.plan, nil, st.hot, back.per, run, st.tests, st.maxNodes)
+		s.mv.lenient = lenient
+		e, why := forwardSearch(lv, s)
+		if e >= 0 {
+			return s, e, ""
 		}
 		name := "forward search"
 		if lenient {
@@ -120,12 +167,49 @@ func (Planner) Plan(ctx context.Context, req *sdk.PlanRequest, host sdk.Host, pr
 			// with them has run out of positions, so does fess.
 			name = "again without corral and inefficiency pruning"
 		}
-		reasons = append(reasons, fmt.Sprintf("%s: %s (%d feature cells)", name, why, len(fs.cells.keys)))
+		reasons = append(reasons, fmt.Sprintf("%s: %s (%d feature cells)", name, why, len(s.cells.keys)))
 		if why != exhausted {
 			break
 		}
 	}
-	return macro.GaveUp(run, strings.Join(reasons, "; ")), nil
+	return nil, -1, strings.Join(reasons, "; ")
+}
+
+// spread is Festival's strategy E: a backward search that spreads the
+// boxes out, its best position the imagined one, then the HF search
+// towards it: best-first (every move costs 0) for three quarters of what
+// is left, then weighted, from the start again (Festival's
+// forward_search_control with HF_SEARCH).
+func (st *strategies) spread() (*search, int32, string) {
+	lv, run := st.lv, st.run
+	end := run.Leg(baseShare)
+	back := backward(lv, newSearch(lv, modeBicon, nil, nil, nil, nil, run, nil, st.maxNodes))
+	end()
+	runtime.GC()
+	if back.imagined == nil {
+		return nil, -1, back.why
+	}
+	var reasons []string
+	for _, weighted := range []bool{false, true} {
+		share := 0.75
+		if weighted {
+			share = 1
+		}
+		end := run.Leg(share)
+		s := newSearch(lv, modeHF, nil, back.imagined, nil, back.per, run, st.tests, st.maxNodes)
+		s.weighted = weighted
+		e, why := forwardSearch(lv, s)
+		end()
+		if e >= 0 {
+			return s, e, ""
+		}
+		reasons = append(reasons, fmt.Sprintf("HF search (weighted %v): %s (%d feature cells)", weighted, why, len(s.cells.keys)))
+		if run.Over() {
+			break
+		}
+		runtime.GC()
+	}
+	return nil, -1, strings.Join(reasons, "; ")
 }
 
 // macroTests are the forward search's full deadlock tests: Festival's

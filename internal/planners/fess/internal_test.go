@@ -120,7 +120,7 @@ func TestPlansReplay(t *testing.T) {
 			lv, _ := analyse(t, c.l(t))
 			req := &sdk.PlanRequest{Budget: sdk.Budget{Time: time.Minute}}
 			run := macro.NewRun(context.Background(), req, nil)
-			res := baseSearch(lv, newSearch(lv, true, nil, nil, nil, run, nil, 1<<20))
+			res := backward(lv, newSearch(lv, modeBase, nil, nil, nil, nil, run, nil, 1<<20))
 			if res.plan == nil {
 				t.Fatalf("no plan: %s", res.why)
 			}
@@ -137,7 +137,7 @@ func TestPlansReplay(t *testing.T) {
 func TestXSokoban69Plan(t *testing.T) {
 	lv, _ := analyse(t, plannertest.Corpus(t, "xsokoban90.xsb").Levels[69-1])
 	run := macro.NewRun(context.Background(), &sdk.PlanRequest{Budget: sdk.Budget{Time: time.Minute}}, nil)
-	res := baseSearch(lv, newSearch(lv, true, nil, nil, nil, run, nil, 1<<20))
+	res := backward(lv, newSearch(lv, modeBase, nil, nil, nil, nil, run, nil, 1<<20))
 	if res.plan == nil {
 		t.Fatalf("no plan: %s", res.why)
 	}
@@ -259,5 +259,66 @@ func TestSideLabels(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// bruteAssign returns the least cost over every permutation.
+func bruteAssign(n int, cost []int64) int64 {
+	best := int64(1) << 62
+	perm := make([]int, n)
+	used := make([]bool, n)
+	var rec func(i int, sum int64)
+	rec = func(i int, sum int64) {
+		if i == n {
+			best = min(best, sum)
+			return
+		}
+		for j := range n {
+			if !used[j] {
+				used[j], perm[i] = true, j
+				rec(i+1, sum+cost[i*n+j])
+				used[j] = false
+			}
+		}
+	}
+	rec(0, 0)
+	return best
+}
+
+// TestAssigner holds the assignment and its one-row updates to brute force
+// on small matrices, unassignable costs among them.
+func TestAssigner(t *testing.T) {
+	var a assigner
+	seed := uint64(1)
+	next := func() int64 {
+		seed = seed*6364136223846793005 + 1442695040888963407
+		return int64(seed >> 33)
+	}
+	for trial := range 300 {
+		n := 1 + trial%6
+		a.reset(n)
+		for i := range a.cost {
+			a.cost[i] = next() % 20
+			if next()%7 == 0 {
+				a.cost[i] = unassignable
+			}
+		}
+		if got, want := a.solve(), bruteAssign(n, a.cost); got != want {
+			t.Fatalf("trial %d: solve %d, want %d (cost %v)", trial, got, want, a.cost)
+		}
+		r := int(next() % int64(n))
+		row := make([]int64, n)
+		for j := range row {
+			row[j] = next() % 20
+		}
+		changed := append([]int64(nil), a.cost...)
+		copy(changed[r*n:], row)
+		if got, want := a.rowCost(r, row), bruteAssign(n, changed); got != want {
+			t.Fatalf("trial %d: row %d changed to %v: %d, want %d", trial, r, row, got, want)
+		}
+		// The solved problem is left as it was.
+		if got, want := a.rowCost(r, a.cost[r*n:r*n+n]), bruteAssign(n, a.cost); got != want {
+			t.Fatalf("trial %d: row %d unchanged: %d, want %d", trial, r, got, want)
+		}
 	}
 }

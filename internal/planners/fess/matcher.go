@@ -16,16 +16,17 @@ func newMatcher(boxes int) *matcher {
 	return &matcher{adj: make([][]int32, 0, boxes)}
 }
 
-// pullMatched reports whether every box of g, a position of the base
-// search, can still be pulled back to a base of its own: some open base
-// can be pushed to its square.
-func (mt *matcher) pullMatched(lv *level, g grid) bool {
+// pullMatched reports whether every box of g, a position of a backward
+// search, can still be pulled back to a square of its own: an open base
+// (with bases set) or a start square, from which a box can be pushed to
+// its square.
+func (mt *matcher) pullMatched(lv *level, g grid, bases bool) bool {
 	mt.left, mt.right = mt.left[:0], mt.right[:0]
 	for _, c := range lv.cell {
 		if g[c]&box != 0 {
 			mt.left = append(mt.left, lv.idx[c])
 		}
-		if g[c]&base != 0 {
+		if bases && g[c]&base != 0 || !bases && lv.start[c]&box != 0 {
 			mt.right = append(mt.right, lv.idx[c])
 		}
 	}

@@ -14,6 +14,52 @@ type score struct {
 	// their nearest targets; backwards, the sum over boxes and targets of
 	// the pushes from the target to the box. More is better in both.
 	dist int32
+	// The HF searches' (hf.go): the free squares on no cycle
+	// (backwards), the boxes on the imagined position's squares and the
+	// least pushes that take the boxes there (forwards).
+	biconnect    int32
+	imagine      int32
+	distImagined int32
+}
+
+// mode is one of Festival's searches over the tree.
+type mode uint8
+
+const (
+	// modeBase is the base search: pulls from the solved position, boxes
+	// leaving at their start squares (BASE_SEARCH).
+	modeBase mode = iota
+	// modeBases is the forward search that follows the base search's
+	// plan (FORWARD_WITH_BASES).
+	modeBases
+	// modeBicon is a backward search that spreads the boxes out, making
+	// the free squares cycles (BICON_SEARCH).
+	modeBicon
+	// modeHF is the forward search that heads for the position modeBicon
+	// reached (HF_SEARCH).
+	modeHF
+)
+
+// pull reports whether the mode searches backwards.
+func (m mode) pull() bool { return m == modeBase || m == modeBicon }
+
+// hf reports whether the mode is one of the HF searches.
+func (m mode) hf() bool { return m == modeBicon || m == modeHF }
+
+// better reports whether a is better than b in mode m.
+func (m mode) better(a, b *score) bool {
+	if m.hf() {
+		return betterHF(a, b, m.pull())
+	}
+	return better(a, b, m.pull())
+}
+
+// key returns a's cell in mode m.
+func (m mode) key(a *score) cellKey {
+	if m == modeHF {
+		return cellKey{0, a.connectivity, 0, a.imagine}
+	}
+	return a.key(m.pull())
 }
 
 // better reports whether a is better than b (Festival's is_better_score
@@ -62,10 +108,13 @@ func (s *score) key(pull bool) cellKey {
 
 // scorer computes scores.
 type scorer struct {
-	lv   *level
-	pull bool
-	plan *plan     // forwards
-	hot  *hotspots // forwards
+	lv       *level
+	mode     mode
+	pull     bool
+	plan     *plan     // modeBases
+	hot      *hotspots // modeBases
+	imagined grid      // modeHF
+	bic      *biconnector
 	// scored[c] is the dist a box on cell c adds.
 	scored []int32
 	mark   []uint32
@@ -73,8 +122,12 @@ type scorer struct {
 	stack  []int32
 }
 
-func newScorer(lv *level, pull bool, p *plan, hot *hotspots) *scorer {
-	s := &scorer{lv: lv, pull: pull, plan: p, hot: hot, scored: make([]int32, len(lv.start)), mark: make([]uint32, len(lv.start))}
+func newScorer(lv *level, m mode, p *plan, hot *hotspots, imagined grid) *scorer {
+	pull := m.pull()
+	s := &scorer{lv: lv, mode: m, pull: pull, plan: p, hot: hot, imagined: imagined, scored: make([]int32, len(lv.start)), mark: make([]uint32, len(lv.start))}
+	if m == modeBicon {
+		s.bic = newBiconnector(lv)
+	}
 	n := lv.n()
 	if pull {
 		for i, c := range lv.cell {
@@ -102,6 +155,27 @@ func (s *scorer) score(g grid) score {
 	var sc score
 	sc.inLevel, sc.onTargets = lv.countBoxes(g)
 	sc.connectivity = lv.connectivity(g, s.mark, &s.gen, s.stack)
+	switch s.mode {
+	case modeHF:
+		// Festival's fill_hf_scores: the boxes on targets are no
+		// feature here; the distance to the imagined squares comes with
+		// the parent's expansion (imagineDistances).
+		sc.onTargets = 0
+		sc.hotspots = lv.hfHotspots(g, s.imagined, false)
+		sc.imagine = lv.onImagined(g, s.imagined)
+		return sc
+	case modeBicon:
+		sc.onTargets = 0
+		sc.hotspots = lv.hfHotspots(g, nil, true)
+		sc.biconnect = s.bic.score(g)
+		sc.rooms = lv.rooms.score(g)
+		for _, c := range lv.cell {
+			if g[c]&box != 0 {
+				sc.dist += s.scored[c]
+			}
+		}
+		return sc
+	}
 	sc.rooms = lv.rooms.score(g)
 	for _, c := range lv.cell {
 		if g[c]&box != 0 {

@@ -44,10 +44,10 @@ func (p perimeter) add(h uint64, depth int32) {
 	}
 }
 
-// search is one of Festival's searches over the tree: the base search
-// (pull, with bases) or the forward search with bases.
+// search is one of Festival's searches over the tree (see mode).
 type search struct {
 	lv    *level
+	mode  mode
 	pull  bool
 	t     *tree
 	mv    *mover
@@ -62,22 +62,47 @@ type search struct {
 	best  int32
 	dead  deadlockTests
 	stack []int32
+	// weighted is set when a move no advisor proposes costs 1; unset,
+	// every move costs 0 and the search is best-first within its cells
+	// (Festival's weighted_search, off for most of the HF search).
+	weighted bool
+	// imagined is the position the HF search heads for (nil otherwise):
+	// its boxes flagged.
+	imagined grid
+	asg      assigner
+	imag     []int32 // the imagined boxes' cells
+	boxes    []int32
 	// Scratch.
 	scores  []score
 	scratch grid
 	scc     []bool
 	g       grid
+	match   *matcher
 }
 
-func newSearch(lv *level, pull bool, p *plan, hot *hotspots, per perimeter, run *macro.Run, dead deadlockTests, maxNodes int) *search {
+// newSearch returns a search in mode m. p is the parking plan (modeBases),
+// imagined the position to head for (modeHF); hot the hotspot table
+// (forwards), per the perimeter to fill (backwards) or meet (forwards).
+func newSearch(lv *level, m mode, p *plan, imagined grid, hot *hotspots, per perimeter, run *macro.Run, dead deadlockTests, maxNodes int) *search {
 	cells := len(lv.start)
-	s := &search{lv: lv, pull: pull, t: newTree(lv, pull, maxNodes), mv: newMover(lv, pull, pull), plan: p, run: run, per: per, dead: dead,
-		scratch: make(grid, cells), scc: make([]bool, cells), g: make(grid, cells), best: -1}
+	pull := m.pull()
+	s := &search{lv: lv, mode: m, pull: pull, t: newTree(lv, m, maxNodes), mv: newMover(lv, pull, m == modeBase), plan: p, run: run, per: per, dead: dead,
+		scratch: make(grid, cells), scc: make([]bool, cells), g: make(grid, cells), best: -1, weighted: true, imagined: imagined,
+		match: newMatcher(lv.boxes)}
 	s.cells.index = map[cellKey]int32{}
-	s.sc = newScorer(lv, pull, p, hot)
+	s.sc = newScorer(lv, m, p, hot, imagined)
 	s.mv.stop = run.Expired
-	if p != nil {
+	switch {
+	case p != nil:
 		s.mv.planned = p.planned
+	case imagined != nil:
+		s.mv.planned = make([]bool, cells)
+		for _, c := range lv.cell {
+			if imagined[c]&box != 0 {
+				s.mv.planned[c] = true
+				s.imag = append(s.imag, c)
+			}
+		}
 	}
 	return s
 }
@@ -94,11 +119,22 @@ func (s *search) prepare(e int32, g grid) {
 		moves = append(moves, k.mv)
 	}
 	x := &t.exps[e]
+	if s.mode == modeHF {
+		s.imagineDistances(e, g)
+		for i, k := range kids {
+			s.scores[i] = t.nodes[k.node].sc
+		}
+	}
 	base := t.nodes[x.node].sc
-	x.adv = s.advise(g, &base, moves, s.scores)
+	if s.mode.hf() {
+		x.adv = noAdvice()
+		x.adv.pack = s.defaultAdvisor(&base, kids, s.scores)
+	} else {
+		x.adv = s.advise(g, &base, moves, s.scores)
+	}
 	for i := range kids {
 		kids[i].mv.weight = 1
-		if x.adv.has(int32(i)) {
+		if x.adv.has(int32(i)) || !s.weighted {
 			kids[i].mv.weight = 0
 		}
 	}
@@ -116,7 +152,7 @@ func (s *search) prepare(e int32, g grid) {
 // place puts expansion e in its cell.
 func (s *search) place(e int32) {
 	t := s.t
-	key := t.nodes[t.exps[e].past].sc.key(s.pull)
+	key := s.mode.key(&t.nodes[t.exps[e].past].sc)
 	s.cells.add(key)
 	t.label(e, s.cells.index[key], s.met)
 }
@@ -125,7 +161,7 @@ func (s *search) place(e int32) {
 // so far's (Festival's update_best_so_far); it reports whether it did.
 func (s *search) improve(e int32) bool {
 	t := s.t
-	if s.best < 0 || better(&t.nodes[t.exps[e].past].sc, &t.nodes[t.exps[s.best].past].sc, s.pull) {
+	if s.best < 0 || s.mode.better(&t.nodes[t.exps[e].past].sc, &t.nodes[t.exps[s.best].past].sc) {
 		s.best = e
 		return true
 	}
@@ -150,7 +186,7 @@ func (s *search) step(iter int, empty *int) int32 {
 	if iter&1 == 1 || s.met {
 		label = s.cells.next()
 	} else {
-		label = s.cells.index[t.nodes[t.exps[s.best].past].sc.key(s.pull)]
+		label = s.cells.index[s.mode.key(&t.nodes[t.exps[s.best].past].sc)]
 	}
 	e, son, w := t.pick(label)
 	if s.met && w >= 0 && w != noWeight {
@@ -183,7 +219,7 @@ func (s *search) deadAfter(g grid, m *move) bool {
 	copy(c, g)
 	s.lv.apply(c, m, s.stack)
 	if s.pull {
-		if !s.mv.sinks.match.pullMatched(s.lv, c) {
+		if !s.match.pullMatched(s.lv, c, s.mode == modeBase) {
 			return true
 		}
 		return s.lv.freePullDeadlock(c, s.t.c)

@@ -78,7 +78,7 @@ func (s *sinks) sink(b grid, mv *move) bool {
 	copy(c, b)
 	c[mv.from] &^= box
 	c[mv.to] &^= base
-	return s.match.pullMatched(s.lv, c)
+	return s.match.pullMatched(s.lv, c, true)
 }
 
 // basesSCC marks in out the bases of the largest group of open bases that

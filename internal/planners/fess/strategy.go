@@ -17,21 +17,23 @@ const maxPlanDepth = 1500 - 2
 // at.
 const maxFailedPicks = 10000
 
-// baseResult is what the base search leaves: the plan and the perimeter.
-type baseResult struct {
-	plan *plan
-	per  perimeter
-	// expansions counts the base search's expansions.
-	expansions int
-	why        string
+// backResult is what a backward search leaves: the perimeter, and the
+// parking plan (modeBase) or the imagined position (modeBicon).
+type backResult struct {
+	plan     *plan
+	imagined grid
+	per      perimeter
+	why      string
 }
 
-// baseSearch runs the base search (Festival's packing_search with
-// BASE_SEARCH).
-func baseSearch(lv *level, s *search) *baseResult {
-	res := &baseResult{per: perimeter{}}
+// backward runs a backward search, the base search (modeBase, Festival's
+// packing_search with BASE_SEARCH) or the spreading one (modeBicon, with
+// BICON_SEARCH), until its leg of the run is spent, it has taken every box
+// off (modeBase) or it reaches the start.
+func backward(lv *level, s *search) *backResult {
+	res := &backResult{per: perimeter{}}
 	s.per = res.per
-	g := lv.reverseStart()
+	g := lv.reverseStart(s.mode == modeBase)
 	zones, n := lv.startZones()
 	probe := newMover(lv, true, false)
 	c := make(grid, len(g))
@@ -59,7 +61,7 @@ func baseSearch(lv *level, s *search) *baseResult {
 		s.insertPerimeter(e, true)
 	}
 	if s.best < 0 {
-		res.why = "the base search found no pull"
+		res.why = "the backward search found no pull"
 		return res
 	}
 	failed := 0
@@ -73,17 +75,17 @@ func baseSearch(lv *level, s *search) *baseResult {
 		if iter&1 == 1 {
 			label = s.cells.next()
 		} else {
-			label = s.cells.index[t.nodes[t.exps[s.best].past].sc.key(true)]
+			label = s.cells.index[s.mode.key(&t.nodes[t.exps[s.best].past].sc)]
 		}
 		e, son, w := t.pick(label)
 		if failed >= maxFailedPicks {
-			res.why = "the base search is stuck"
+			res.why = "the backward search is stuck"
 			break
 		}
 		if w == noWeight {
 			failed++
 			if failed >= maxFailedPicks || failed > 2*len(s.cells.keys)+2 && s.drained() {
-				res.why = "the base search has searched every position"
+				res.why = "the backward search has searched every position"
 				break
 			}
 			continue
@@ -95,7 +97,7 @@ func baseSearch(lv *level, s *search) *baseResult {
 			t.deadChild(e, son)
 			continue
 		}
-		if !s.reversible(s.g, &k.mv) {
+		if s.mode == modeBase && !s.reversible(s.g, &k.mv) {
 			t.children(e)[son].dead = true
 			t.deadlockStatus(e)
 			continue
@@ -112,7 +114,7 @@ func baseSearch(lv *level, s *search) *baseResult {
 			s.best = t.bestNode()
 		}
 		if s.best < 0 {
-			res.why = "the base search has searched every position"
+			res.why = "the backward search has searched every position"
 			break
 		}
 		if t.nodes[t.exps[nx].node].sc.inLevel == 0 || t.full() {
@@ -120,8 +122,14 @@ func baseSearch(lv *level, s *search) *baseResult {
 		}
 		s.insertPerimeter(nx, true)
 	}
-	res.expansions = len(s.t.exps)
-	if s.best >= 0 && s.t.exps[s.best].depth < maxPlanDepth-int32(lv.boxes) {
+	if s.best < 0 {
+		return res
+	}
+	if s.mode == modeBicon {
+		res.imagined = s.t.board(s.best)
+		return res
+	}
+	if s.t.exps[s.best].depth < maxPlanDepth-int32(lv.boxes) {
 		res.plan = newPlan(lv, s.t, s.best, s.run.Expired)
 	}
 	return res
@@ -197,9 +205,9 @@ func (s *search) reversible(g grid, m *move) bool {
 	return true
 }
 
-// reverseStart returns the base search's start: a box on every target,
-// a base on every square a box starts on, no player.
-func (lv *level) reverseStart() grid {
+// reverseStart returns a backward search's start: a box on every target,
+// no player and, with bases set, a base on every square a box starts on.
+func (lv *level) reverseStart(bases bool) grid {
 	g := make(grid, len(lv.start))
 	for i, f := range lv.start {
 		f &^= player
@@ -209,7 +217,7 @@ func (lv *level) reverseStart() grid {
 		if f == target {
 			f = box | target
 		}
-		if lv.start[i]&box != 0 {
+		if bases && lv.start[i]&box != 0 {
 			f |= base
 		}
 		g[i] = f

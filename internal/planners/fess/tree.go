@@ -54,6 +54,7 @@ type expansion struct {
 // tree is one search's tree.
 type tree struct {
 	lv    *level
+	mode  mode
 	pull  bool
 	nodes []node
 	table hashTable
@@ -69,9 +70,9 @@ type tree struct {
 	g, c grid
 }
 
-func newTree(lv *level, pull bool, maxNodes int) *tree {
+func newTree(lv *level, m mode, maxNodes int) *tree {
 	cells := len(lv.start)
-	t := &tree{lv: lv, pull: pull, maxNodes: maxNodes, g: make(grid, cells), c: make(grid, cells)}
+	t := &tree{lv: lv, mode: m, pull: m.pull(), maxNodes: maxNodes, g: make(grid, cells), c: make(grid, cells)}
 	t.table.init(1 << 16)
 	return t
 }
@@ -305,7 +306,7 @@ func (t *tree) expand(e int32, son int, mv *mover, sc *scorer) int32 {
 	nx := t.newExpansion(k.node, e, t.g)
 	x, f := &t.exps[nx], &t.exps[e]
 	x.past = f.past
-	if better(&t.nodes[k.node].sc, &t.nodes[f.past].sc, t.pull) {
+	if t.mode.better(&t.nodes[k.node].sc, &t.nodes[f.past].sc) {
 		x.past = k.node
 	}
 	x.weight = f.weight + int32(k.mv.weight)
@@ -392,7 +393,7 @@ func (t *tree) setBest(e int32) {
 		if w > bw {
 			continue
 		}
-		if w < bw || better(&n.sc, &bs, t.pull) {
+		if w < bw || t.mode.better(&n.sc, &bs) {
 			bw, x.best, bs = w, int32(i), n.sc
 		}
 	}
@@ -498,7 +499,7 @@ func (t *tree) bestNode() int32 {
 			res = e
 			continue
 		}
-		if better(&t.nodes[x.node].sc, &t.nodes[r.node].sc, t.pull) {
+		if t.mode.better(&t.nodes[x.node].sc, &t.nodes[r.node].sc) {
 			res = e
 		}
 	}
@@ -516,10 +517,10 @@ func (t *tree) before(a, b int32) bool {
 	if x.bestWeight != y.bestWeight {
 		return x.bestWeight < y.bestWeight
 	}
-	if better(&x.bestScore, &y.bestScore, t.pull) {
+	if t.mode.better(&x.bestScore, &y.bestScore) {
 		return true
 	}
-	if better(&y.bestScore, &x.bestScore, t.pull) {
+	if t.mode.better(&y.bestScore, &x.bestScore) {
 		return false
 	}
 	return a < b

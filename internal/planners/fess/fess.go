@@ -54,6 +54,26 @@ const nodeBytes = 160
 // Plan solves req.Level within req.Budget, verifying any solution with
 // host before returning it.
 func (Planner) Plan(ctx context.Context, req *sdk.PlanRequest, host sdk.Host, progress func(sdk.PlanProgress)) (*sdk.PlanResult, error) {
+	return solve(ctx, req, host, progress, defaultStrategies)
+}
+
+// strategy is one of fess's strategies: it runs within its leg of the run
+// and returns the solved search and expansion, or -1 and why not.
+type strategy struct {
+	name string
+	// share is its share of the time left when it starts.
+	share float64
+	run   func(*strategies) (*search, int32, string)
+}
+
+// defaultStrategies are the strategies a plan runs in turn.
+var defaultStrategies = []strategy{
+	{"strategy A (parking plan)", strategyAShare, (*strategies).bases},
+	{"strategy E (spread boxes)", 1, (*strategies).spread},
+}
+
+// solve is Plan with the strategies to run.
+func solve(ctx context.Context, req *sdk.PlanRequest, host sdk.Host, progress func(sdk.PlanProgress), strats []strategy) (*sdk.PlanResult, error) {
 	b, err := macro.Board(ctx, req)
 	if err != nil {
 		return nil, fmt.Errorf("fess: %w", err)
@@ -93,18 +113,15 @@ func (Planner) Plan(ctx context.Context, req *sdk.PlanRequest, host sdk.Host, pr
 
 	st := &strategies{lv: lv, run: run, hot: hot, tests: newMacroTests(lv, macro.NewGen(b)), maxNodes: maxNodes}
 	var reasons []string
-	for _, strat := range []struct {
-		name  string
-		share float64
-		run   func(*strategies) (*search, int32, string)
-	}{
-		{"strategy A (parking plan)", strategyAShare, (*strategies).bases},
-		{"strategy E (spread boxes)", 1, (*strategies).spread},
-	} {
+	for i, strat := range strats {
+		share := strat.share
+		if i == len(strats)-1 {
+			share = 1
+		}
 		if run.Over() {
 			break
 		}
-		end := run.Leg(strat.share)
+		end := run.Leg(share)
 		s, e, why := strat.run(st)
 		end()
 		if e >= 0 {

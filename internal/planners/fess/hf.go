@@ -1,5 +1,7 @@
 package fess
 
+import "github.com/sokod/sokod/sdk/macro"
+
 // Festival's HF searches (hf_search.cpp, biconnect.cpp). A backward search
 // from the solved position spreads the boxes out: it favours positions
 // whose free squares lie on cycles, so that the player can go round the
@@ -12,7 +14,7 @@ package fess
 // (Festival's is_better_hf_score).
 func betterHF(a, b *score, pull bool) bool {
 	if !pull {
-		if fa, fb := a.distImagined < inf, b.distImagined < inf; fa != fb {
+		if fa, fb := a.distImagined < macro.Unmatchable, b.distImagined < macro.Unmatchable; fa != fb {
 			return fa
 		}
 		switch {
@@ -199,13 +201,16 @@ func (s *search) imagineDistances(e int32, g grid) {
 	if n != len(s.imag) {
 		return
 	}
-	a := &s.asg
-	a.reset(n)
-	for i, c := range s.boxes {
-		s.imagineRow(g, int(c), a.cost[i*n:i*n+n])
+	if s.asg == nil {
+		s.asg = macro.NewAssigner(n)
 	}
-	baseCost := a.solve()
-	t.nodes[t.exps[e].node].sc.distImagined = int32(min(baseCost, unassignable))
+	a := s.asg
+	for i, c := range s.boxes {
+		s.imagineRow(g, int(c), a.Row(i))
+	}
+	baseCost := a.Solve()
+	a.Save()
+	t.nodes[t.exps[e].node].sc.distImagined = int32(min(baseCost, macro.Unmatchable))
 	for _, k := range t.children(e) {
 		m := &k.mv
 		d := baseCost
@@ -216,18 +221,20 @@ func (s *search) imagineDistances(e int32, g grid) {
 			}
 			g[m.from] &^= box
 			g[m.to] |= box
-			s.imagineRow(g, int(m.to), a.rowBuf)
+			s.imagineRow(g, int(m.to), a.Row(r))
 			g[m.to] &^= box
 			g[m.from] |= box
-			d = a.rowCost(r, a.rowBuf)
+			d = a.ReplaceRow(r)
+			s.imagineRow(g, int(m.from), a.Row(r))
+			a.Restore()
 		}
-		t.nodes[k.node].sc.distImagined = int32(min(d, unassignable))
+		t.nodes[k.node].sc.distImagined = int32(min(d, macro.Unmatchable))
 	}
 }
 
 // imagineRow fills row with the costs of the box on cell c of g to each
 // imagined square.
-func (s *search) imagineRow(g grid, c int, row []int64) {
+func (s *search) imagineRow(g grid, c int, row []int32) {
 	lv := s.lv
 	frozen := lv.frozen2x2(g, c)
 	for j, x := range s.imag {
@@ -235,13 +242,13 @@ func (s *search) imagineRow(g grid, c int, row []int64) {
 		case frozen && int(x) == c:
 			row[j] = 0
 		case frozen:
-			row[j] = unassignable
+			row[j] = macro.Unmatchable
 		default:
 			d := lv.distance(c, int(x))
 			if d == inf {
-				row[j] = unassignable
+				row[j] = macro.Unmatchable
 			} else {
-				row[j] = int64(d)
+				row[j] = d
 			}
 		}
 	}

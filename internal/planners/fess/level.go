@@ -161,20 +161,7 @@ func (lv *level) wallDecorativeBoxes(g grid) {
 			c[i] = box
 		}
 	}
-	for changed := true; changed; {
-		changed = false
-		for i := range c {
-			if c[i]&box == 0 {
-				continue
-			}
-			for _, d := range lv.d4 {
-				if c[i+d]&occupied == 0 && c[i+2*d]&occupied == 0 {
-					c[i] &^= box
-					changed = true
-				}
-			}
-		}
-	}
+	lv.clearMovable(c, 2)
 	for i := range c {
 		// A target no box can be pulled off is walled only under a box:
 		// an empty one makes the level unsolvable, which the host's
@@ -184,6 +171,17 @@ func (lv *level) wallDecorativeBoxes(g grid) {
 		}
 	}
 	copy(c, g)
+	lv.clearMovable(c, -1)
+	for i := range c {
+		if c[i]&box != 0 && g[i]&target != 0 {
+			g[i] = wall
+		}
+	}
+}
+
+// clearMovable takes off c, over and over, every box with free cells on
+// its side d and at far*d (2: a pull's, -1: a push's).
+func (lv *level) clearMovable(c grid, far int) {
 	for changed := true; changed; {
 		changed = false
 		for i := range c {
@@ -191,16 +189,11 @@ func (lv *level) wallDecorativeBoxes(g grid) {
 				continue
 			}
 			for _, d := range lv.d4 {
-				if c[i+d]&occupied == 0 && c[i-d]&occupied == 0 {
+				if c[i+d]&occupied == 0 && c[i+far*d]&occupied == 0 {
 					c[i] &^= box
 					changed = true
 				}
 			}
-		}
-	}
-	for i := range c {
-		if c[i]&box != 0 && g[i]&target != 0 {
-			g[i] = wall
 		}
 	}
 }

@@ -17,34 +17,22 @@ type move struct {
 
 // hash returns g's Zobrist key: its boxes, the player's reach (named by
 // its first cell) and the bases still open.
-func (lv *level) hash(g grid) uint64 {
-	var h uint64
-	first := true
-	for _, c := range lv.cell {
-		f := g[c]
-		if f&box != 0 {
-			h ^= lv.zBox[c]
-		}
-		if f&base != 0 {
-			h ^= lv.zBase[c]
-		}
-		if first && f&player != 0 {
-			h ^= lv.zPlayer[c]
-			first = false
-		}
-	}
-	return h
-}
+func (lv *level) hash(g grid) uint64 { return lv.hashOf(g, true) }
 
 // hashNoBases is hash without the bases: the key the base search's
 // positions are met by in the forward search.
-func (lv *level) hashNoBases(g grid) uint64 {
+func (lv *level) hashNoBases(g grid) uint64 { return lv.hashOf(g, false) }
+
+func (lv *level) hashOf(g grid, bases bool) uint64 {
 	var h uint64
 	first := true
 	for _, c := range lv.cell {
 		f := g[c]
 		if f&box != 0 {
 			h ^= lv.zBox[c]
+		}
+		if bases && f&base != 0 {
+			h ^= lv.zBase[c]
 		}
 		if first && f&player != 0 {
 			h ^= lv.zPlayer[c]

@@ -69,7 +69,7 @@ type search struct {
 	// imagined is the position the HF search heads for (nil otherwise):
 	// its boxes flagged.
 	imagined grid
-	asg      assigner
+	asg      *macro.Assigner
 	imag     []int32 // the imagined boxes' cells
 	boxes    []int32
 	// Scratch.
@@ -168,7 +168,8 @@ func (s *search) improve(e int32) bool {
 	return false
 }
 
-// root starts the search from g.
+// root adds g as a root of the search: the start forwards, one per region
+// of the solved position backwards.
 func (s *search) root(g grid) int32 {
 	e := s.t.setRoot(g, s.mv, s.sc)
 	s.prepare(e, g)
@@ -203,6 +204,13 @@ func (s *search) step(iter int, empty *int) int32 {
 		t.deadChild(e, son)
 		return -1
 	}
+	return s.grow(e, son)
+}
+
+// grow expands child son of e and sets the new expansion up: its board
+// in s.g, its advisors and weights, its cell, the best so far.
+func (s *search) grow(e int32, son int) int32 {
+	t := s.t
 	nx := t.expand(e, son, s.mv, s.sc)
 	t.loadState(nx, s.g)
 	s.prepare(nx, s.g)

@@ -57,7 +57,7 @@ func backward(lv *level, s *search) *backResult {
 		if id := s.t.find(lv.hash(c)); id >= 0 && s.t.nodes[id].exp >= 0 {
 			continue
 		}
-		e := s.rootOf(c)
+		e := s.root(c)
 		s.insertPerimeter(e, true)
 	}
 	if s.best < 0 {
@@ -102,11 +102,7 @@ func backward(lv *level, s *search) *backResult {
 			t.deadlockStatus(e)
 			continue
 		}
-		nx := t.expand(e, son, s.mv, s.sc)
-		t.loadState(nx, s.g)
-		s.prepare(nx, s.g)
-		s.place(nx)
-		s.improve(nx)
+		nx := s.grow(e, son)
 		if t.solved(nx, s.g) {
 			break
 		}
@@ -143,15 +139,6 @@ func (s *search) drained() bool {
 		}
 	}
 	return true
-}
-
-// rootOf adds g as a root of the (base) search.
-func (s *search) rootOf(g grid) int32 {
-	e := s.t.setRoot(g, s.mv, s.sc)
-	s.prepare(e, g)
-	s.place(e)
-	s.improve(e)
-	return e
 }
 
 // insertPerimeter adds expansion e's position, and with kids set its

@@ -28,7 +28,7 @@ type aim struct {
 	fid    int32
 	player uint16
 	from   [][]uint16
-	as     *assigner
+	as     *macro.Assigner
 }
 
 // playerMiss is what the estimate adds when the player's region does not
@@ -38,7 +38,7 @@ const playerMiss = 2
 // newAim computes the distances from the boxes of forward position pos,
 // for the reverse search.
 func newAim(st *static, fid int32, pos *macro.Pos) *aim {
-	a := &aim{fid: fid, player: pos.Player, as: newAssigner(len(pos.Boxes))}
+	a := &aim{fid: fid, player: pos.Player, as: macro.NewAssigner(len(pos.Boxes))}
 	for _, x := range pos.Boxes {
 		a.from = append(a.from, st.distFrom(st.state(x, pos.Player)))
 	}
@@ -49,7 +49,7 @@ func newAim(st *static, fid int32, pos *macro.Pos) *aim {
 // for the forward search: from[j][sq] is then the pushes from sq to the
 // reverse position's box j.
 func newAimAt(st *static, rid int32, pos *macro.Pos) *aim {
-	a := &aim{fid: rid, player: pos.Player, as: newAssigner(len(pos.Boxes))}
+	a := &aim{fid: rid, player: pos.Player, as: macro.NewAssigner(len(pos.Boxes))}
 	for _, x := range pos.Boxes {
 		a.from = append(a.from, st.distTo(x))
 	}
@@ -62,10 +62,10 @@ func newAimAt(st *static, rid int32, pos *macro.Pos) *aim {
 // child.
 func (a *aim) estimate(boxes []uint16) int {
 	for i, y := range boxes {
-		a.as.setRow(i, y, a.from)
+		setRow(a.as, i, y, a.from)
 	}
-	t := a.as.solve()
-	a.as.save()
+	t := a.as.Solve()
+	a.as.Save()
 	return bound(t)
 }
 
@@ -73,17 +73,17 @@ func (a *aim) estimate(boxes []uint16) int {
 // i moved from square from to square to, incrementally; the assigner is
 // back to the parent's solution afterwards.
 func (a *aim) child(i int, from, to uint16) int {
-	a.as.setRow(i, to, a.from)
-	t := a.as.replaceRow(i)
-	a.as.setRow(i, from, a.from)
-	a.as.restore()
+	setRow(a.as, i, to, a.from)
+	t := a.as.ReplaceRow(i)
+	setRow(a.as, i, from, a.from)
+	a.as.Restore()
 	return bound(t)
 }
 
 // bound turns a matching's cost into an estimate: -1 when some box has
 // no square it can reach.
 func bound(t int) int {
-	if t >= unmatchable {
+	if t >= macro.Unmatchable {
 		return -1
 	}
 	return t
@@ -325,8 +325,8 @@ func (a *aim) estimates(store *macro.Store, pos *macro.Pos, expired func() bool)
 				stack = stack[:len(stack)-1]
 				if len(stack) > 0 {
 					nd := store.Nodes[top.id]
-					as.setRow(int(nd.Box), nd.From, a.from)
-					saved = as.popState(saved)
+					setRow(as, int(nd.Box), nd.From, a.from)
+					saved = as.PopState(saved)
 				}
 				continue
 			}
@@ -335,10 +335,10 @@ func (a *aim) estimates(store *macro.Store, pos *macro.Pos, expired func() bool)
 			if visited++; visited%64 == 0 && expired() {
 				return est
 			}
-			saved = as.pushState(saved)
+			saved = as.PushState(saved)
 			nd := store.Nodes[c]
-			as.setRow(int(nd.Box), nd.To, a.from)
-			est[c] = int32(bound(as.replaceRow(int(nd.Box))))
+			setRow(as, int(nd.Box), nd.To, a.from)
+			est[c] = int32(bound(as.ReplaceRow(int(nd.Box))))
 			stack = append(stack, frame{c, first[c]})
 		}
 	}

@@ -1,159 +1,17 @@
 package relocation
 
-import "github.com/sokod/sokod/board"
+import (
+	"github.com/sokod/sokod/board"
+	"github.com/sokod/sokod/sdk/macro"
+)
 
-// Minimum-cost matching between the boxes of two positions.
-//
-// The estimate that orders the reverse relocation search is the cheapest
-// way to give every box of the reverse position its own box of the aim,
-// each pair costing the lone-box push distance between them: the boxes are
-// alike, so any one may go to any square. It is solved by the Hungarian
-// method with potentials (the shortest augmenting path form, one row at a
-// time), O(n^3) for a position. A reverse move changes one box, one row of
-// the cost matrix: taking that row out of the matching and adding it back
-// with its new costs is one augmentation, O(n^2), from the parent's
-// potentials, which stay feasible for the other rows. So the search solves
-// each expanded position once and each child incrementally.
-
-// unmatchable is the cost of a pair that cannot be matched (a box that
-// cannot reach the square). It dominates any real matching, so a total at
-// or above it means no perfect matching exists.
-const unmatchable = 1 << 20
-
-// assigner solves square assignment problems of one size. Arrays are
-// 1-based as in the classic formulation: index 0 is the virtual row and
-// column of the augmentation. The zero value is not ready; use
-// newAssigner.
-type assigner struct {
-	n    int
-	cost []int32 // n x n, row-major, 0-based
-	u, v []int32 // potentials of rows and columns
-	p    []int32 // p[j]: the row matched to column j, 0 for none
-	way  []int32
-	minv []int32
-	used []bool
-	// saved is a solved matrix's state (pushState's layout), for its
-	// children.
-	saved []int32
-}
-
-func newAssigner(n int) *assigner {
-	m := n + 1
-	return &assigner{n: n, cost: make([]int32, n*n),
-		u: make([]int32, m), v: make([]int32, m), p: make([]int32, m), way: make([]int32, m), minv: make([]int32, m), used: make([]bool, m),
-		saved: make([]int32, 0, 3*m)}
-}
-
-// solve finds a minimum-cost matching of the whole matrix from scratch and
-// returns its cost.
-func (a *assigner) solve() int {
-	clear(a.u)
-	clear(a.v)
-	clear(a.p)
-	for i := 1; i <= a.n; i++ {
-		a.addRow(int32(i))
-	}
-	return a.total()
-}
-
-// save keeps the current solution, restore returns to it.
-func (a *assigner) save() { a.saved = a.pushState(a.saved[:0]) }
-
-func (a *assigner) restore() { a.popState(a.saved) }
-
-// pushState appends the current solution to stack, popState returns to
-// the last one pushed and drops it: save and restore for a walk down a
-// tree of positions.
-func (a *assigner) pushState(stack []int32) []int32 {
-	return append(append(append(stack, a.u...), a.v...), a.p...)
-}
-
-func (a *assigner) popState(stack []int32) []int32 {
-	m := len(a.u)
-	k := len(stack) - 3*m
-	copy(a.u, stack[k:k+m])
-	copy(a.v, stack[k+m:k+2*m])
-	copy(a.p, stack[k+2*m:])
-	return stack[:k]
-}
-
-// replaceRow re-solves after row r's costs changed (0-based r): it frees
-// the row's column and adds the row back. It returns the new cost.
-func (a *assigner) replaceRow(r int) int {
-	row := int32(r + 1)
-	for j := 1; j <= a.n; j++ {
-		if a.p[j] == row {
-			a.p[j] = 0
-		}
-	}
-	a.addRow(row)
-	return a.total()
-}
-
-// total returns the cost of the current matching.
-func (a *assigner) total() int {
-	t := 0
-	for j := 1; j <= a.n; j++ {
-		t += int(a.cost[int(a.p[j]-1)*a.n+j-1])
-	}
-	return t
-}
-
-// addRow adds row i to the matching by one shortest augmenting path.
-func (a *assigner) addRow(i int32) {
-	const inf = int32(1 << 30)
-	n := a.n
-	a.p[0] = i
-	j0 := int32(0)
-	for j := range a.minv {
-		a.minv[j] = inf
-		a.used[j] = false
-	}
-	for {
-		a.used[j0] = true
-		i0 := a.p[j0]
-		delta, j1 := inf, int32(0)
-		row := a.cost[int(i0-1)*n : int(i0)*n]
-		ui := a.u[i0]
-		for j := 1; j <= n; j++ {
-			if a.used[j] {
-				continue
-			}
-			if cur := row[j-1] - ui - a.v[j]; cur < a.minv[j] {
-				a.minv[j] = cur
-				a.way[j] = j0
-			}
-			if a.minv[j] < delta {
-				delta, j1 = a.minv[j], int32(j)
-			}
-		}
-		for j := 0; j <= n; j++ {
-			if a.used[j] {
-				a.u[a.p[j]] += delta
-				a.v[j] -= delta
-			} else {
-				a.minv[j] -= delta
-			}
-		}
-		j0 = j1
-		if a.p[j0] == 0 {
-			break
-		}
-	}
-	for j0 != 0 {
-		j1 := a.way[j0]
-		a.p[j0] = a.p[j1]
-		j0 = j1
-	}
-}
-
-// setRow fills row r of the cost matrix with the distances from square sq
+// setRow fills row r of a's cost matrix with the distances from square sq
 // to each aim box: from[j][sq].
-func (a *assigner) setRow(r int, sq uint16, from [][]uint16) {
-	row := a.cost[r*a.n : (r+1)*a.n]
+func setRow(a *macro.Assigner, r int, sq uint16, from [][]uint16) {
+	row := a.Row(r)
 	for j, d := range from {
 		if v := d[sq]; v == board.Inf {
-			row[j] = unmatchable
+			row[j] = macro.Unmatchable
 		} else {
 			row[j] = int32(v)
 		}

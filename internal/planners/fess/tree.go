@@ -67,7 +67,8 @@ type tree struct {
 	// maxNodes bounds the nodes; past it the search stops.
 	maxNodes int
 	// Scratch.
-	g, c grid
+	g, c      grid
+	unsettled []int32 // cycleDeadlock's
 }
 
 func newTree(lv *level, m mode, maxNodes int) *tree {
@@ -243,37 +244,61 @@ func (t *tree) cycleDeadlock(e int32) {
 	for i := range t.exps {
 		t.exps[i].leaf = -1
 	}
+	// Festival sweeps every expansion until nothing changes. The first
+	// sweep settles most; the later ones go over those left, in the same
+	// order, which finds the same leaves.
+	left := t.unsettled[:0]
+	for i := len(t.exps) - 1; i >= 0; i-- {
+		if !t.settle(int32(i)) && !t.nodes[t.exps[i].node].dead {
+			left = append(left, int32(i))
+		}
+	}
 	for changed := true; changed; {
 		changed = false
-		for i := len(t.exps) - 1; i >= 0; i-- {
-			x := &t.exps[i]
-			if x.leaf >= 0 || t.nodes[x.node].dead {
-				continue
-			}
-			kids := t.children(int32(i))
-			for j := range kids {
-				k := &kids[j]
-				if k.dead {
-					continue
-				}
-				n := &t.nodes[k.node]
-				if n.dead {
-					k.dead = true
-					continue
-				}
-				if n.exp < 0 || t.exps[n.exp].leaf >= 0 {
-					x.leaf = int32(j)
-					changed = true
-					break
-				}
+		kept := left[:0]
+		for _, i := range left {
+			if t.settle(i) {
+				changed = true
+			} else {
+				kept = append(kept, i)
 			}
 		}
+		left = kept
 	}
-	for i := range t.exps {
-		if x := &t.exps[i]; x.leaf < 0 {
-			t.nodes[x.node].dead = true
+	for _, i := range left {
+		t.nodes[t.exps[i].node].dead = true
+	}
+	t.unsettled = left
+}
+
+// settle gives expansion i, when it is live, a leaf: its first child not
+// dead that is not expanded or whose expansion has one. It reports
+// whether i has a leaf.
+func (t *tree) settle(i int32) bool {
+	x := &t.exps[i]
+	if x.leaf >= 0 {
+		return true
+	}
+	if t.nodes[x.node].dead {
+		return false
+	}
+	kids := t.children(i)
+	for j := range kids {
+		k := &kids[j]
+		if k.dead {
+			continue
+		}
+		n := &t.nodes[k.node]
+		if n.dead {
+			k.dead = true
+			continue
+		}
+		if n.exp < 0 || t.exps[n.exp].leaf >= 0 {
+			x.leaf = int32(j)
+			return true
 		}
 	}
+	return false
 }
 
 // newExpansion makes node id an expansion with board g.

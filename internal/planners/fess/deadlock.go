@@ -315,6 +315,44 @@ type pattern struct {
 	any  [5][5]bool
 	// by, bx is the last box cell of the pattern, which a match must hold.
 	by, bx int
+	// Derived from cell and any (see derive): exact lists the cells of
+	// exact value, boxes first as the rarest; at[0] the cells a box off
+	// target may stand on, at[1] those a box on a target may.
+	exact  [25]patternCell
+	nExact int
+	at     [2][25][2]int8
+	nAt    [2]int
+}
+
+// patternCell is a cell of exact value v at row i, column j.
+type patternCell struct {
+	i, j int8
+	v    uint8
+}
+
+// derive sets p's lists from its cells.
+func (p *pattern) derive() {
+	p.nExact, p.nAt = 0, [2]int{}
+	for _, first := range []bool{true, false} {
+		for i := range p.h {
+			for j := range p.w {
+				if !p.any[i][j] && (p.cell[i][j] == box) == first {
+					p.exact[p.nExact] = patternCell{int8(i), int8(j), p.cell[i][j]}
+					p.nExact++
+				}
+			}
+		}
+	}
+	for k, v := range []uint8{box, box | target} {
+		for i := range p.h {
+			for j := range p.w {
+				if p.any[i][j] || p.cell[i][j] == v {
+					p.at[k][p.nAt[k]] = [2]int8{int8(i), int8(j)}
+					p.nAt[k]++
+				}
+			}
+		}
+	}
 }
 
 // The patterns' text, after Festival's deadlock_patterns_data: '#' wall,
@@ -407,6 +445,7 @@ func addPattern(ps []pattern, p pattern) []pattern {
 		}
 	}
 found:
+	p.derive()
 	for _, q := range ps {
 		if q == p {
 			return ps
@@ -476,30 +515,29 @@ func (lv *level) matchesPattern(g grid, c int, pull bool) bool {
 }
 
 // patternNear reports whether p matches g at an origin whose window
-// covers the box at row by, column bx.
+// holds the box at row by, column bx on a cell it may stand on.
 func (lv *level) patternNear(g grid, p *pattern, by, bx int) bool {
-	for y := max(by-p.h+1, 0); y <= by; y++ {
-		for x := max(bx-p.w+1, 0); x <= bx; x++ {
-			if y+p.by >= lv.h || x+p.bx >= lv.w || g[(y+p.by)*lv.w+x+p.bx]&box == 0 {
-				continue
-			}
-			if lv.patternAt(g, p, y, x) {
-				return true
-			}
+	k := 0
+	if g[by*lv.w+bx]&target != 0 {
+		k = 1
+	}
+	for _, at := range p.at[k][:p.nAt[k]] {
+		y, x := by-int(at[0]), bx-int(at[1])
+		if y < 0 || x < 0 || y+p.by >= lv.h || x+p.bx >= lv.w || g[(y+p.by)*lv.w+x+p.bx]&box == 0 {
+			continue
+		}
+		if lv.patternAt(g, p, y, x) {
+			return true
 		}
 	}
 	return false
 }
 
 func (lv *level) patternAt(g grid, p *pattern, y, x int) bool {
-	for i := range p.h {
-		for j := range p.w {
-			if p.any[i][j] {
-				continue
-			}
-			if y+i >= lv.h || x+j >= lv.w || g[(y+i)*lv.w+x+j] != p.cell[i][j] {
-				return false
-			}
+	for _, c := range p.exact[:p.nExact] {
+		i, j := y+int(c.i), x+int(c.j)
+		if i >= lv.h || j >= lv.w || g[i*lv.w+j] != c.v {
+			return false
 		}
 	}
 	return true

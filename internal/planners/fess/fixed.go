@@ -20,27 +20,23 @@ func (lv *level) wallFixed(g, w, scratch grid) {
 }
 
 // wall2x2 walls every full 2x2 block of walls and boxes and reports
-// whether it walled a box.
+// whether it walled a box. Only the blocks around a box can change.
 func (lv *level) wall2x2(g grid) bool {
 	w := lv.w
 	changed := false
-	for c := 0; c+w+1 < len(g); c++ {
-		sq := [4]int{c, c + 1, c + w, c + w + 1}
-		full := true
-		for _, x := range sq {
-			if g[x]&occupied == 0 {
-				full = false
-				break
-			}
-		}
-		if !full {
+	for _, c := range lv.cell {
+		if g[c]&box == 0 {
 			continue
 		}
-		for _, x := range sq {
-			if g[x]&box != 0 {
-				changed = true
+		for _, o := range [4]int{int(c), int(c) - 1, int(c) - w, int(c) - w - 1} {
+			sq := [4]int{o, o + 1, o + w, o + w + 1}
+			if g[sq[0]]&occupied == 0 || g[sq[1]]&occupied == 0 || g[sq[2]]&occupied == 0 || g[sq[3]]&occupied == 0 {
+				continue
 			}
-			g[x] = wall
+			for _, x := range sq {
+				g[x] = wall
+			}
+			changed = true
 		}
 	}
 	return changed

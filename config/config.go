@@ -26,7 +26,7 @@
 //	limits.memory         1GiB    memory budget of one solve, at least 16MiB
 //	limits.nodes          0       node budget of one solve; 0 means unlimited
 //	fallback.planners     [fess relocation]  planners run in order when the exhaustive search gives up; [] or [none] means none
-//	fallback.search_share 0       percent of limits.time the exhaustive search gets when planners follow; 0 means 20 under objective any, 80 under pushes
+//	fallback.search_share 0       percent of limits.time the exhaustive search gets when planners follow; 0 means 10 under objective any, 80 under pushes
 //	fallback.planner_share 80     percent of the time left each planner but the last gets; the last gets all of it
 //	fallback.portfolio    false   run the planners beside the exhaustive search (two cores), not after it
 //	server.max_jobs       0       solves running at once; 0 means the number of CPUs

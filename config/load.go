@@ -68,7 +68,7 @@ func RegisterFlags(fs *pflag.FlagSet) {
 	fs.Uint64("nodes", 0, "node budget per solve; 0 means unlimited")
 	fs.StringArray("plugin-dir", nil, "plugin `directory`, searched in order; repeatable (replaces plugins.dirs)")
 	fs.StringSlice("planners", nil, "planner `names`, comma-separated, run in order when the exhaustive search gives up; \"none\" for none (replaces fallback.planners)")
-	fs.Int("search-share", 0, "`percent` of --time the exhaustive search gets when planners follow (default: 20 under --objective any, 80 under pushes)")
+	fs.Int("search-share", 0, "`percent` of --time the exhaustive search gets when planners follow (default: 10 under --objective any, 80 under pushes)")
 	fs.StringSlice("search-off", nil, "search `techniques` to switch off, comma-separated, for experiments: pi-corrals, corral-deadlocks, frozen-goals, cluster-deadlocks, tunnels, goal-macros, home-moves, packing, restarts, second-plan, backward (replaces search.off)")
 	fs.Int("batch-size", 0, "`positions` per call to a plugin heuristic or deadlock detector that answers in batches (default 1024; replaces search.batch_size)")
 	fs.Int("planner-share", 0, "`percent` of the time left each planner but the last gets; the last gets all of it (default 80)")

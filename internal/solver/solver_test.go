@@ -234,7 +234,7 @@ func TestSearchShare(t *testing.T) {
 		want      int // percent of the 100 s the search should get
 	}{
 		{engine.ObjectivePushes, 0, 80},
-		{engine.ObjectiveAny, 0, 20},
+		{engine.ObjectiveAny, 0, 10},
 		{engine.ObjectivePushes, 20, 20},
 		{engine.ObjectivePushes, 50, 50},
 		{engine.ObjectivePushes, 90, 90},

@@ -114,3 +114,31 @@ func TestCorpus(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkPlan times fess on levels of the benchmark collections that
+// only it solves, each within a node budget so that every run does the
+// same work. Needs SOKOD_LEVELS; run it with -benchtime 1x and -count.
+func BenchmarkPlan(b *testing.B) {
+	for _, tc := range []struct {
+		file  string
+		level int
+	}{
+		{"xsokoban90.xsb", 39},
+		{"xsokoban90.xsb", 66},
+		{"xsokoban90.xsb", 77},
+		{"sasquatch1.xsb", 31},
+	} {
+		b.Run(fmt.Sprintf("%s/%d", tc.file, tc.level), func(b *testing.B) {
+			l := plannertest.Corpus(b, tc.file).Levels[tc.level-1]
+			for b.Loop() {
+				o, err := plannertest.Plan(context.Background(), fess.New(), l, sdk.Budget{Nodes: 2000000, MemoryBytes: 1 << 30})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if !o.Replayed {
+					b.Fatalf("not solved: %s %q", o.Result.Status, o.Result.Reason)
+				}
+			}
+		})
+	}
+}

@@ -250,7 +250,7 @@ func (p *parser) itemAt(off, line int, board bool) (item, int) {
 			for n := 0; next < end; n++ {
 				l, after := lineAt(p.src, next)
 				next = after
-				if next == end && p.endsBlock(l) {
+				if next == end && endsBlock(l) {
 					break
 				}
 				if n > 0 {
@@ -278,7 +278,7 @@ func blockStart(raw string) bool {
 }
 
 // endsBlock reports whether line closes a Comment: block.
-func (p *parser) endsBlock(line string) bool {
+func endsBlock(line string) bool {
 	k, _, ok := noteLine(strings.TrimSpace(line))
 	return ok && strings.EqualFold(k, "Comment-End")
 }
@@ -289,7 +289,7 @@ func (p *parser) blockEnd(off int) int {
 	for off <= len(p.src) {
 		l, next := lineAt(p.src, off)
 		off = next
-		if p.endsBlock(l) {
+		if endsBlock(l) {
 			break
 		}
 	}

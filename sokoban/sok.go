@@ -264,12 +264,32 @@ func (l *Level) write(b *strings.Builder, semiTitle bool) {
 }
 
 // writeNotes writes notes as "Key: value" lines and comment as a
-// Comment: ... Comment-End: block.
+// Comment: ... Comment-End: block. A comment line that would close the
+// block (a "Comment-End: x" the comment got from a one-line "Comment:")
+// is written as a one-line comment between blocks, which reads back as
+// the same lines.
 func writeNotes(b *strings.Builder, notes []Note, comment string) {
 	for _, n := range notes {
 		b.WriteString(n.Key + ": " + n.Value + "\n")
 	}
-	if comment != "" {
-		b.WriteString("Comment:\n" + comment + "\nComment-End:\n")
+	if comment == "" {
+		return
 	}
+	start, open := 0, false
+	lines := strings.Split(comment, "\n")
+	flush := func(end int) {
+		if open {
+			b.WriteString("Comment:\n" + strings.Join(lines[start:end], "\n") + "\nComment-End:\n")
+		}
+		start, open = end+1, false
+	}
+	for i, l := range lines {
+		if endsBlock(l) {
+			flush(i)
+			b.WriteString("Comment: " + l + "\n")
+			continue
+		}
+		open = true
+	}
+	flush(len(lines))
 }

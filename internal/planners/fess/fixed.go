@@ -28,18 +28,31 @@ func (lv *level) wall2x2(g grid) bool {
 		if g[c]&box == 0 {
 			continue
 		}
-		for _, o := range [4]int{int(c), int(c) - 1, int(c) - w, int(c) - w - 1} {
-			sq := [4]int{o, o + 1, o + w, o + w + 1}
-			if g[sq[0]]&occupied == 0 || g[sq[1]]&occupied == 0 || g[sq[2]]&occupied == 0 || g[sq[3]]&occupied == 0 {
+		for _, o := range lv.blocksAround(int(c)) {
+			if !lv.full2x2(g, o) {
 				continue
 			}
-			for _, x := range sq {
+			for _, x := range [4]int{o, o + 1, o + w, o + w + 1} {
 				g[x] = wall
 			}
 			changed = true
 		}
 	}
 	return changed
+}
+
+// blocksAround returns the top-left cells of the four 2x2 blocks that
+// hold cell c.
+func (lv *level) blocksAround(c int) [4]int {
+	w := lv.w
+	return [4]int{c - w - 1, c - w, c - 1, c}
+}
+
+// full2x2 reports whether the 2x2 block whose top-left cell is o holds
+// only walls and boxes.
+func (lv *level) full2x2(g grid, o int) bool {
+	w := lv.w
+	return g[o]&occupied != 0 && g[o+1]&occupied != 0 && g[o+w]&occupied != 0 && g[o+w+1]&occupied != 0
 }
 
 // closeHolesIn walls one empty cell, unreachable or reachable only through

@@ -96,7 +96,7 @@ func (lv *level) onImagined(g, imagined grid) int32 {
 	return n
 }
 
-// biconnect returns the free squares of g on no cycle of free squares,
+// score returns the free squares of g on no cycle of free squares,
 // empty targets counting as on one (Festival's biconnect_score): fewer
 // means more room for the player to go round the boxes.
 func (b *biconnector) score(g grid) int32 {
@@ -257,9 +257,8 @@ func (s *search) imagineRow(g grid, c int, row []int32) {
 // frozen2x2 reports whether the box on c is one of a full 2x2 block of
 // walls and boxes (Festival's is_box_2x2_frozen_at_index).
 func (lv *level) frozen2x2(g grid, c int) bool {
-	w := lv.w
-	for _, tl := range [4]int{c - w - 1, c - w, c - 1, c} {
-		if g[tl]&occupied != 0 && g[tl+1]&occupied != 0 && g[tl+w]&occupied != 0 && g[tl+w+1]&occupied != 0 {
+	for _, o := range lv.blocksAround(c) {
+		if lv.full2x2(g, o) {
 			return true
 		}
 	}

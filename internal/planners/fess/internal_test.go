@@ -3,6 +3,7 @@ package fess
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"testing"
 	"time"
 
@@ -260,4 +261,72 @@ func TestSideLabels(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestPatternMatch holds patternNear, which tries a pattern only where the
+// box may stand in it, to a scan of every origin whose window covers the
+// box, on boards of random boxes and player reach.
+func TestPatternMatch(t *testing.T) {
+	naive := func(lv *level, g grid, p *pattern, by, bx int) bool {
+		for y := max(by-p.h+1, 0); y <= by; y++ {
+		origin:
+			for x := max(bx-p.w+1, 0); x <= bx; x++ {
+				for i := range p.h {
+					for j := range p.w {
+						if p.any[i][j] {
+							continue
+						}
+						if y+i >= lv.h || x+j >= lv.w || g[(y+i)*lv.w+x+j] != p.cell[i][j] {
+							continue origin
+						}
+					}
+				}
+				return true
+			}
+		}
+		return false
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	matches := 0
+	for _, name := range plannertest.Fixtures(t) {
+		lv, _ := analyse(t, plannertest.Fixture(t, name))
+		for range 200 {
+			g := lv.empty()
+			var free []int32
+			for _, c := range lv.cell {
+				if rng.IntN(3) == 0 {
+					g[c] |= box
+				} else {
+					free = append(free, c)
+				}
+			}
+			if len(free) == 0 {
+				continue
+			}
+			p := free[rng.IntN(len(free))]
+			g[p] |= player
+			lv.flood(g, []int32{p})
+			for _, c := range lv.cell {
+				if g[c]&box == 0 {
+					continue
+				}
+				by, bx := int(c)/lv.w, int(c)%lv.w
+				for _, ps := range [][]pattern{pushPatterns, pullPatterns} {
+					for i := range ps {
+						got, want := lv.patternNear(g, &ps[i], by, bx), naive(lv, g, &ps[i], by, bx)
+						if got != want {
+							t.Fatalf("%s: pattern %d at cell %d: %v, want %v", name, i, c, got, want)
+						}
+						if want {
+							matches++
+						}
+					}
+				}
+			}
+		}
+	}
+	if matches == 0 {
+		t.Fatal("no board matched a pattern: the test compares nothing")
+	}
+	t.Logf("%d matches", matches)
 }

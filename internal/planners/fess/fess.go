@@ -194,11 +194,9 @@ func (st *strategies) bases() (*search, int32, string) {
 
 // spread is Festival's strategy E: a backward search that spreads the
 // boxes out, its best position the imagined one, then the HF search
-// towards it: weighted (moves no advisor proposes cost 1) for three
-// quarters of what is left, then best-first (every move costs 0), from
-// the start again. Festival's forward_search_control runs the two the
-// other way round; weighted first solves more of the levels E is for
-// (docs/benchmarks.md).
+// towards it: best-first (every move costs 0) for three quarters of what
+// is left, then weighted, from the start again (Festival's
+// forward_search_control with HF_SEARCH).
 func (st *strategies) spread() (*search, int32, string) {
 	lv, run := st.lv, st.run
 	end := run.Leg(baseShare)
@@ -209,9 +207,9 @@ func (st *strategies) spread() (*search, int32, string) {
 		return nil, -1, back.why
 	}
 	var reasons []string
-	for _, weighted := range []bool{true, false} {
+	for _, weighted := range []bool{false, true} {
 		share := 0.75
-		if !weighted {
+		if weighted {
 			share = 1
 		}
 		end := run.Leg(share)

@@ -330,3 +330,103 @@ func TestPatternMatch(t *testing.T) {
 	}
 	t.Logf("%d matches", matches)
 }
+
+// TestCycleDeadlock holds cycleDeadlock to Festival's sweep of the whole
+// tree on random graphs of expansions (children may be expansions
+// anywhere, so cycles abound): the best dies exactly when the sweep finds
+// that it reaches no child still to expand; nothing else dies that the
+// sweep keeps alive; and a best that lives has leaves to such a child.
+func TestCycleDeadlock(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	var died, lived int
+	for range 2000 {
+		nExp, nLeaf := 2+rng.IntN(30), rng.IntN(4)
+		tr := &tree{}
+		for i := range nExp + nLeaf {
+			exp := int32(-1)
+			if i < nExp {
+				exp = int32(i)
+			}
+			tr.nodes = append(tr.nodes, node{exp: exp, dead: rng.IntN(12) == 0})
+		}
+		for i := range nExp {
+			x := expansion{node: int32(i), kids: int32(len(tr.kids)), leaf: -1}
+			for range rng.IntN(4) {
+				// A child is marked dead only after its node, and lazily.
+				id := int32(rng.IntN(len(tr.nodes)))
+				tr.kids = append(tr.kids, child{node: id, dead: tr.nodes[id].dead && rng.IntN(2) == 0})
+				x.nkids++
+			}
+			tr.exps = append(tr.exps, x)
+		}
+		// Some stale leaves, as earlier searches leave them.
+		for i := range tr.exps {
+			if n := tr.exps[i].nkids; n > 0 && rng.IntN(2) == 0 {
+				tr.exps[i].leaf = int32(rng.IntN(int(n)))
+			}
+		}
+		// Festival's sweep, to a fixpoint, on its own copy.
+		reach := make([]bool, nExp)
+		for changed := true; changed; {
+			changed = false
+			for i := range tr.exps {
+				if reach[i] || tr.nodes[i].dead {
+					continue
+				}
+				for _, k := range tr.children(int32(i)) {
+					n := tr.nodes[k.node]
+					if k.dead || n.dead {
+						continue
+					}
+					if n.exp < 0 || reach[n.exp] {
+						reach[i], changed = true, true
+						break
+					}
+				}
+			}
+		}
+		wasDead := make([]bool, len(tr.nodes))
+		for i := range tr.nodes {
+			wasDead[i] = tr.nodes[i].dead
+		}
+		best := int32(rng.IntN(nExp))
+		tr.cycleDeadlock(best)
+		for i := range nExp {
+			if tr.nodes[i].dead && !wasDead[i] && reach[i] {
+				t.Fatalf("expansion %d died, but the sweep finds it reaches a leaf", i)
+			}
+		}
+		if wasDead[best] {
+			continue
+		}
+		if got, want := tr.nodes[best].dead, !reach[best]; got != want {
+			t.Fatalf("best %d dead %v, the sweep says %v", best, got, want)
+		}
+		if tr.nodes[best].dead {
+			died++
+			continue
+		}
+		lived++
+		e := best
+		for steps := 0; ; steps++ {
+			if steps > nExp {
+				t.Fatalf("the leaves from %d go round in a cycle", best)
+			}
+			x := tr.exps[e]
+			if x.leaf < 0 {
+				t.Fatalf("expansion %d on the leaves from %d has none", e, best)
+			}
+			k := tr.children(e)[x.leaf]
+			if n := tr.nodes[k.node]; k.dead || n.dead {
+				t.Fatalf("the leaf of %d is dead", e)
+			} else if n.exp < 0 {
+				break
+			} else {
+				e = n.exp
+			}
+		}
+	}
+	if died == 0 || lived == 0 {
+		t.Fatalf("%d bests died and %d lived: the graphs test only one side", died, lived)
+	}
+}

@@ -67,8 +67,13 @@ type tree struct {
 	// maxNodes bounds the nodes; past it the search stops.
 	maxNodes int
 	// Scratch.
-	g, c      grid
-	unsettled []int32 // cycleDeadlock's
+	g, c grid
+	// cycleDeadlock's: findLeaf's stack, the expansions it reached and
+	// its marks of them (seen[i] == mark).
+	frames  []frame
+	reached []int32
+	seen    []uint32
+	mark    uint32
 }
 
 func newTree(lv *level, m mode, maxNodes int) *tree {
@@ -222,11 +227,15 @@ func (t *tree) setLeaf(e int32) {
 	}
 }
 
-// cycleDeadlock follows the leaves from e and, when they lead to no
-// leaf, marks dead every expansion from which no leaf can be reached: its
-// children are all expanded, into positions that only lead back (Festival's
-// check_cycle_deadlock).
-func (t *tree) cycleDeadlock(e int32) {
+// cycleDeadlock follows the leaves from best and, when they lead to no
+// leaf, searches the expansions best reaches, depth first, for a child not
+// yet expanded: found, the path to it becomes their leaves; not found,
+// every expansion the search reached is dead, since none leads to a
+// position still to expand (Festival's check_cycle_deadlock sweeps the
+// whole tree instead, so it also finds the dead expansions best does not
+// reach; those die here once a best reaches them).
+func (t *tree) cycleDeadlock(best int32) {
+	e := best
 	for depth := 0; t.exps[e].leaf >= 0; depth++ {
 		x := &t.exps[e]
 		if t.nodes[x.node].dead || depth > len(t.exps) {
@@ -241,62 +250,73 @@ func (t *tree) cycleDeadlock(e int32) {
 		}
 		e = n.exp
 	}
-	for i := range t.exps {
-		t.exps[i].leaf = -1
-	}
-	// Festival sweeps every expansion until nothing changes. The first
-	// sweep settles most; the later ones go over those left, in the same
-	// order, which finds the same leaves.
-	left := t.unsettled[:0]
-	for i := len(t.exps) - 1; i >= 0; i-- {
-		if !t.settle(int32(i)) && !t.nodes[t.exps[i].node].dead {
-			left = append(left, int32(i))
+	if !t.findLeaf(best) {
+		for _, f := range t.reached {
+			t.nodes[t.exps[f].node].dead = true
 		}
 	}
-	for changed := true; changed; {
-		changed = false
-		kept := left[:0]
-		for _, i := range left {
-			if t.settle(i) {
-				changed = true
-			} else {
-				kept = append(kept, i)
-			}
-		}
-		left = kept
-	}
-	for _, i := range left {
-		t.nodes[t.exps[i].node].dead = true
-	}
-	t.unsettled = left
 }
 
-// settle gives expansion i, when it is live, a leaf: its first child not
-// dead that is not expanded or whose expansion has one. It reports
-// whether i has a leaf.
-func (t *tree) settle(i int32) bool {
-	x := &t.exps[i]
-	if x.leaf >= 0 {
-		return true
-	}
-	if t.nodes[x.node].dead {
+// frame is a step of findLeaf's search: an expansion and the child it
+// follows.
+type frame struct{ e, j int32 }
+
+// findLeaf searches depth first from expansion root for a live child not
+// yet expanded and, if it finds one, sets the leaves along the path to
+// it. The expansions it reached are left in t.reached.
+func (t *tree) findLeaf(root int32) bool {
+	t.reached = t.reached[:0]
+	if t.nodes[t.exps[root].node].dead {
 		return false
 	}
-	kids := t.children(i)
-	for j := range kids {
-		k := &kids[j]
-		if k.dead {
+	for len(t.seen) < len(t.exps) {
+		t.seen = append(t.seen, 0)
+	}
+	if t.mark++; t.mark == 0 {
+		clear(t.seen)
+		t.mark = 1
+	}
+	t.seen[root] = t.mark
+	t.reached = append(t.reached, root)
+	t.frames = append(t.frames[:0], frame{root, 0})
+	for len(t.frames) > 0 {
+		top := len(t.frames) - 1
+		f := t.frames[top]
+		kids := t.children(f.e)
+		next := int32(-1)
+		for ; int(f.j) < len(kids); f.j++ {
+			k := &kids[f.j]
+			if k.dead {
+				continue
+			}
+			n := &t.nodes[k.node]
+			if n.dead {
+				k.dead = true
+				continue
+			}
+			if n.exp < 0 {
+				t.frames[top].j = f.j
+				for _, g := range t.frames {
+					t.exps[g.e].leaf = g.j
+				}
+				return true
+			}
+			if t.seen[n.exp] != t.mark {
+				next = n.exp
+				break
+			}
+		}
+		t.frames[top].j = f.j
+		if next < 0 {
+			t.frames = t.frames[:top]
+			if top > 0 {
+				t.frames[top-1].j++
+			}
 			continue
 		}
-		n := &t.nodes[k.node]
-		if n.dead {
-			k.dead = true
-			continue
-		}
-		if n.exp < 0 || t.exps[n.exp].leaf >= 0 {
-			x.leaf = int32(j)
-			return true
-		}
+		t.seen[next] = t.mark
+		t.reached = append(t.reached, next)
+		t.frames = append(t.frames, frame{next, 0})
 	}
 	return false
 }

@@ -83,21 +83,32 @@ func TestBudgets(t *testing.T) {
 	}
 }
 
+// corpusLevel is a level of a shared collection (SOKOD_LEVELS).
+type corpusLevel struct {
+	file  string
+	level int // from 1
+}
+
+func (c corpusLevel) String() string { return fmt.Sprintf("%s/%d", c.file, c.level) }
+
+// load reads the level; tb skips when SOKOD_LEVELS is unset.
+func (c corpusLevel) load(tb testing.TB) *sokoban.Level {
+	tb.Helper()
+	return plannertest.Corpus(tb, c.file).Levels[c.level-1]
+}
+
 // TestCorpus solves levels of the benchmark collections that sokod's other
 // searches could not, within a node budget, so the outcome does not
 // depend on the machine. Needs SOKOD_LEVELS.
 func TestCorpus(t *testing.T) {
-	for _, tc := range []struct {
-		file  string
-		level int
-	}{
+	for _, tc := range []corpusLevel{
 		{"xsokoban90.xsb", 39},
 		{"xsokoban90.xsb", 50},
 		{"xsokoban90.xsb", 69},
 		{"sasquatch1.xsb", 36},
 	} {
-		t.Run(fmt.Sprintf("%s/%d", tc.file, tc.level), func(t *testing.T) {
-			l := plannertest.Corpus(t, tc.file).Levels[tc.level-1]
+		t.Run(tc.String(), func(t *testing.T) {
+			l := tc.load(t)
 			o, err := plannertest.Plan(context.Background(), fess.New(), l, sdk.Budget{Nodes: 200000, MemoryBytes: 1 << 30})
 			if err != nil {
 				t.Fatal(err)
@@ -119,17 +130,14 @@ func TestCorpus(t *testing.T) {
 // only it solves, each within a node budget so that every run does the
 // same work. Needs SOKOD_LEVELS; run it with -benchtime 1x and -count.
 func BenchmarkPlan(b *testing.B) {
-	for _, tc := range []struct {
-		file  string
-		level int
-	}{
+	for _, tc := range []corpusLevel{
 		{"xsokoban90.xsb", 39},
 		{"xsokoban90.xsb", 66},
 		{"xsokoban90.xsb", 77},
 		{"sasquatch1.xsb", 31},
 	} {
-		b.Run(fmt.Sprintf("%s/%d", tc.file, tc.level), func(b *testing.B) {
-			l := plannertest.Corpus(b, tc.file).Levels[tc.level-1]
+		b.Run(tc.String(), func(b *testing.B) {
+			l := tc.load(b)
 			for b.Loop() {
 				o, err := plannertest.Plan(context.Background(), fess.New(), l, sdk.Budget{Nodes: 2000000, MemoryBytes: 1 << 30})
 				if err != nil {

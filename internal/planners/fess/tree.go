@@ -281,7 +281,7 @@ func (t *tree) findLeaf(root int32) bool {
 	t.frames = append(t.frames[:0], frame{root, 0})
 	for len(t.frames) > 0 {
 		top := len(t.frames) - 1
-		f := t.frames[top]
+		f := &t.frames[top]
 		kids := t.children(f.e)
 		next := int32(-1)
 		for ; int(f.j) < len(kids); f.j++ {
@@ -295,7 +295,6 @@ func (t *tree) findLeaf(root int32) bool {
 				continue
 			}
 			if n.exp < 0 {
-				t.frames[top].j = f.j
 				for _, g := range t.frames {
 					t.exps[g.e].leaf = g.j
 				}
@@ -306,7 +305,6 @@ func (t *tree) findLeaf(root int32) bool {
 				break
 			}
 		}
-		t.frames[top].j = f.j
 		if next < 0 {
 			t.frames = t.frames[:top]
 			if top > 0 {

@@ -1,8 +1,9 @@
 // Package fess is the built-in "fess" planner: feature-space searches
-// after two of Festival's strategies, A and E (Yaron Shoham's Festival 3.1;
-// the FESS algorithm of Shoham and Schaeffer, "The FESS Algorithm: A
-// Feature Based Approach to Single-Agent Search", IEEE CoG 2020), written
-// from Festival's public sources. Each gets half of the plan's time.
+// after three of Festival's strategies, A, D and E (Yaron Shoham's
+// Festival 3.1; the FESS algorithm of Shoham and Schaeffer, "The FESS
+// Algorithm: A Feature Based Approach to Single-Agent Search", IEEE CoG
+// 2020), written from Festival's public sources. A gets half of the
+// plan's time, D and E a quarter each.
 //
 // Strategy A: a base search runs backwards from the solved position: its
 // moves pull one box any distance, and a box pulled onto a square some box
@@ -16,9 +17,9 @@
 // box on the board (the perimeter), follows the base search's path to the
 // end.
 //
-// Strategy E (hf.go): a backward search spreads the boxes out, favouring
-// free squares on cycles; the forward HF search heads for the best
-// position it reached and meets its tree on the way.
+// Strategies D and E (hf.go): a backward search spreads the boxes out
+// (E's also favours free squares on cycles); the forward HF search heads
+// for the best position it reached and meets its tree on the way.
 //
 // The searches share Festival's tree (tree.go): each position's children
 // are generated and scored at once, an advised move costs 0 and any other
@@ -66,10 +67,12 @@ type strategy struct {
 	run   func(*strategies) (*search, int32, string)
 }
 
-// defaultStrategies are the strategies a plan runs in turn.
+// defaultStrategies are the strategies a plan runs in turn, in
+// Festival's order.
 var defaultStrategies = []strategy{
 	{"strategy A (parking plan)", strategyAShare, (*strategies).bases},
-	{"strategy E (spread boxes)", 1, (*strategies).spread},
+	{"strategy D (spread boxes)", spreadShare, (*strategies).spreadOut},
+	{"strategy E (spread boxes round cycles)", 1, (*strategies).spreadCycles},
 }
 
 // solve is Plan with the strategies to run.
@@ -137,8 +140,13 @@ func solve(ctx context.Context, req *sdk.PlanRequest, host sdk.Host, progress fu
 }
 
 // strategyAShare is strategy A's share of the time: the rest goes to
-// strategy E.
+// strategies D and E.
 const strategyAShare = 0.5
+
+// spreadShare is strategy D's share of the time A leaves: E gets the
+// rest. The two differ in one feature, and each solves levels the other
+// does not.
+const spreadShare = 0.5
 
 // strategies holds what fess's strategies share.
 type strategies struct {
@@ -192,15 +200,21 @@ func (st *strategies) bases() (*search, int32, string) {
 	return nil, -1, strings.Join(reasons, "; ")
 }
 
-// spread is Festival's strategy E: a backward search that spreads the
-// boxes out, its best position the imagined one, then the HF search
-// towards it: best-first (every move costs 0) for three quarters of what
-// is left, then weighted, from the start again (Festival's
-// forward_search_control with HF_SEARCH).
-func (st *strategies) spread() (*search, int32, string) {
+// spreadOut is Festival's strategy D: spread with modeSpread.
+func (st *strategies) spreadOut() (*search, int32, string) { return st.spread(modeSpread) }
+
+// spreadCycles is Festival's strategy E: spread with modeBicon.
+func (st *strategies) spreadCycles() (*search, int32, string) { return st.spread(modeBicon) }
+
+// spread is Festival's strategy D (m modeSpread) or E (modeBicon): a
+// backward search that spreads the boxes out, its best position the
+// imagined one, then the HF search towards it: best-first (every move
+// costs 0) for three quarters of what is left, then weighted, from the
+// start again (Festival's forward_search_control with HF_SEARCH).
+func (st *strategies) spread(m mode) (*search, int32, string) {
 	lv, run := st.lv, st.run
 	end := run.Leg(baseShare)
-	back := backward(lv, newSearch(lv, modeBicon, nil, nil, nil, nil, run, nil, st.maxNodes))
+	back := backward(lv, newSearch(lv, m, nil, nil, nil, nil, run, nil, st.maxNodes))
 	end()
 	runtime.GC()
 	if back.imagined == nil {

@@ -430,3 +430,40 @@ func TestCycleDeadlock(t *testing.T) {
 		t.Fatalf("%d bests died and %d lived: the graphs test only one side", died, lived)
 	}
 }
+
+// TestSpreadScores holds strategy D's backward search (modeSpread) to
+// E's (modeBicon) on random box placements of the fixtures: the same
+// score but for the feature of free squares on cycles, which E's scores
+// must show somewhere for the comparison to mean anything.
+func TestSpreadScores(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	cycles := 0
+	for _, name := range plannertest.Fixtures(t) {
+		if name == plannertest.Unsolvable {
+			continue
+		}
+		lv, _ := analyse(t, plannertest.Fixture(t, name))
+		spread, bicon := newScorer(lv, modeSpread, nil, nil, nil), newScorer(lv, modeBicon, nil, nil, nil)
+		g := make(grid, len(lv.start))
+		for range 200 {
+			copy(g, lv.start)
+			for _, c := range lv.cell {
+				g[c] &^= box | player
+			}
+			for _, i := range rng.Perm(len(lv.cell))[:lv.boxes] {
+				g[lv.cell[i]] |= box
+			}
+			want := bicon.score(g)
+			if want.biconnect != 0 {
+				cycles++
+			}
+			want.biconnect = 0
+			if diff := cmp.Diff(want, spread.score(g), cmp.AllowUnexported(score{})); diff != "" {
+				t.Fatalf("%s: modeSpread's score (-modeBicon's without cycles +got):\n%s", name, diff)
+			}
+		}
+	}
+	if cycles == 0 {
+		t.Error("no placement had a cycle feature: the test compares nothing")
+	}
+}

@@ -36,15 +36,18 @@ const (
 	// the free squares cycles (BICON_SEARCH).
 	modeBicon
 	// modeHF is the forward search that heads for the position modeBicon
-	// reached (HF_SEARCH).
+	// or modeSpread reached (HF_SEARCH).
 	modeHF
+	// modeSpread is modeBicon without the feature of free squares on
+	// cycles (HF_SEARCH pulling, Festival's strategy D).
+	modeSpread
 )
 
 // pull reports whether the mode searches backwards.
-func (m mode) pull() bool { return m == modeBase || m == modeBicon }
+func (m mode) pull() bool { return m == modeBase || m == modeBicon || m == modeSpread }
 
 // hf reports whether the mode is one of the HF searches.
-func (m mode) hf() bool { return m == modeBicon || m == modeHF }
+func (m mode) hf() bool { return m == modeBicon || m == modeHF || m == modeSpread }
 
 // better reports whether a is better than b in mode m.
 func (m mode) better(a, b *score) bool {
@@ -164,10 +167,12 @@ func (s *scorer) score(g grid) score {
 		sc.hotspots = lv.hfHotspots(g, s.imagined, false)
 		sc.imagine = lv.onImagined(g, s.imagined)
 		return sc
-	case modeBicon:
+	case modeBicon, modeSpread:
 		sc.onTargets = 0
 		sc.hotspots = lv.hfHotspots(g, nil, true)
-		sc.biconnect = s.bic.score(g)
+		if s.bic != nil {
+			sc.biconnect = s.bic.score(g)
+		}
 		sc.rooms = lv.rooms.score(g)
 		for _, c := range lv.cell {
 			if g[c]&box != 0 {

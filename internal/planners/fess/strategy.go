@@ -18,7 +18,8 @@ const maxPlanDepth = 1500 - 2
 const maxFailedPicks = 10000
 
 // backResult is what a backward search leaves: the perimeter, and the
-// parking plan (modeBase) or the imagined position (modeBicon).
+// parking plan (modeBase) or the imagined position (modeBicon,
+// modeSpread).
 type backResult struct {
 	plan     *plan
 	imagined grid
@@ -27,9 +28,9 @@ type backResult struct {
 }
 
 // backward runs a backward search, the base search (modeBase, Festival's
-// packing_search with BASE_SEARCH) or the spreading one (modeBicon, with
-// BICON_SEARCH), until its leg of the run is spent, it has taken every box
-// off (modeBase) or it reaches the start.
+// packing_search with BASE_SEARCH) or a spreading one (modeBicon with
+// BICON_SEARCH, modeSpread with HF_SEARCH), until its leg of the run is
+// spent, it has taken every box off (modeBase) or it reaches the start.
 func backward(lv *level, s *search) *backResult {
 	res := &backResult{per: perimeter{}}
 	s.per = res.per
@@ -121,7 +122,7 @@ func backward(lv *level, s *search) *backResult {
 	if s.best < 0 {
 		return res
 	}
-	if s.mode == modeBicon {
+	if s.mode.hf() {
 		res.imagined = s.t.board(s.best)
 		return res
 	}

@@ -3,12 +3,12 @@ package fess
 import "github.com/sokod/sokod/sdk/macro"
 
 // Festival's HF searches (hf_search.cpp, biconnect.cpp). A backward search
-// from the solved position spreads the boxes out: it favours positions
-// whose free squares lie on cycles, so that the player can go round the
-// boxes. The forward search then heads for the best position it reached
-// (the imagined position): it favours positions with more boxes on the
-// imagined squares and fewer pushes to fill them, and meets the backward
-// search's tree on the way.
+// from the solved position spreads the boxes out; strategy E's also
+// favours positions whose free squares lie on cycles, so that the player
+// can go round the boxes. The forward search then heads for the best
+// position it reached (the imagined position): it favours positions with
+// more boxes on the imagined squares and fewer pushes to fill them, and
+// meets the backward search's tree on the way.
 
 // betterHF reports whether a is better than b in the HF searches
 // (Festival's is_better_hf_score).

@@ -100,6 +100,9 @@ func TestPluginUnderWine(t *testing.T) {
 	}()
 	start = time.Now()
 	run(dist, wineEnv, tools["wine64"], "wineboot", "--init")
+	// wineboot returns while the prefix's services still start; a process
+	// started then may fail to start (error 1359), so wait for them.
+	run(dist, wineEnv, tools["wineserver"], "-w")
 	if !wineHas("bcryptprimitives.dll") {
 		shim := filepath.Join(prefix, "drive_c", "windows", "system32", "bcryptprimitives.dll")
 		run(".", nil, tools["gcc"], "-O2", "-shared", "-o", shim, "testdata/bcryptprimitives.c", "-ladvapi32")
